@@ -1,0 +1,39 @@
+"""scaledattn: why attention divides q·k by √d_k, derived step by step and checked.
+
+The trusted kernel (:mod:`scaledattn.kernel`) checks derivations; the proof modules
+(:mod:`scaledattn.proofs`, the folder ``proofs/`` of a checkout) state the theorems.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+__version__ = "0.1.0"
+
+
+def _proofs_from_checkout() -> None:
+    """In a source checkout, load ``proofs/`` as ``scaledattn.proofs``.
+
+    An installed copy carries the proofs inside the package (setuptools maps the
+    folder there). Run from a checkout, this package has no ``proofs`` subfolder,
+    so the sibling folder is registered under the same name.
+    """
+    here = Path(__file__).resolve().parent
+    folder = here.parent / "proofs"
+    if (here / "proofs").is_dir() or not (folder / "__init__.py").is_file():
+        return
+    if "scaledattn.proofs" in sys.modules:
+        return
+    spec = importlib.util.spec_from_file_location(
+        "scaledattn.proofs", folder / "__init__.py", submodule_search_locations=[str(folder)]
+    )
+    if spec is None or spec.loader is None:  # pragma: no cover - the file exists
+        return
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["scaledattn.proofs"] = module
+    spec.loader.exec_module(module)
+
+
+_proofs_from_checkout()

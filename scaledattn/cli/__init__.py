@@ -1,0 +1,80 @@
+"""The ``scaledattn`` command line: argparse, one module per group of subcommands.
+
+Exit codes: 0 success (everything verified), 1 a proof or numeric check failed,
+2 bad input or usage (a one-line message, never a traceback), 3 undecided.
+Each command module exposes ``register(subparsers)``; add a module to COMMANDS to
+add its commands.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from typing import NoReturn
+
+from scaledattn import __version__
+from scaledattn.cli import theorems
+from scaledattn.errors import InvalidArgument, NumericCheckFailed, ProofError
+
+COMMANDS = (theorems,)
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_UNDECIDED = 0, 1, 2, 3
+
+
+class UsageError(Exception):
+    """Raised instead of argparse's exit, so main() prints one line and returns 2."""
+
+
+class Parser(argparse.ArgumentParser):
+    """An ArgumentParser whose errors are one line and never exit the process."""
+
+    def error(self, message: str) -> NoReturn:
+        """Report a usage error in one line (argparse would print the usage too)."""
+        raise UsageError(f"{self.prog}: {message}")
+
+
+def build_parser() -> Parser:
+    """The full parser with every subcommand registered."""
+    parser = Parser(
+        prog="scaledattn",
+        description="Why attention divides q·k by √d_k: derived step by step, checked.",
+    )
+    parser.add_argument("--version", action="version", version=f"scaledattn {__version__}")
+    parser.add_argument("--debug", action="store_true", help="show tracebacks")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+    for module in COMMANDS:
+        module.register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; return the exit code."""
+    parser = build_parser()
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    debug = "--debug" in args_list
+    try:
+        args = parser.parse_args(args_list)
+        if not getattr(args, "func", None):
+            parser.print_help()
+            return EXIT_USAGE
+        code: int = args.func(args)
+        return code
+    except UsageError as err:
+        print(f"{err} (try 'scaledattn --help')", file=sys.stderr)
+        return EXIT_USAGE
+    except InvalidArgument as err:
+        if debug:
+            raise
+        print(f"scaledattn: error: {err}", file=sys.stderr)
+        return EXIT_USAGE
+    except (ProofError, NumericCheckFailed) as err:
+        if debug:
+            raise
+        print(str(err), file=sys.stderr)
+        return EXIT_FAILED
+    except KeyboardInterrupt:
+        print("scaledattn: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return EXIT_OK

@@ -1,0 +1,161 @@
+"""Untrusted sugar over the kernel: write a derivation as a chain, prove it, show it.
+
+``calc`` and ``equivalence`` build a :class:`~scaledattn.kernel.Derivation` step by
+step, in the shape of Mathlib's ``calc``; nothing is checked until :func:`prove` or
+:func:`audit_of` hands it to the kernel. A step may cite another derivation in
+``by=``: it is proved first and used as a rewrite rule.
+
+Examples
+--------
+>>> from scaledattn.kernel import E, random_variables
+>>> from scaledattn.kernel.rules import expectation_linear
+>>> X, Y = random_variables("X Y")
+>>> d = calc("linearity", E(X + Y), E(X) + E(Y)).eq(E(X) + E(Y), by=expectation_linear).qed()
+>>> prove(d).name
+'linearity'
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+import sympy
+
+from scaledattn.errors import ProofError
+from scaledattn.kernel import (
+    Assumption,
+    Audit,
+    Derivation,
+    Equation,
+    Equivalence,
+    Group,
+    Step,
+    Theorem,
+    audit,
+)
+
+__all__ = ["Builder", "audit_of", "calc", "equivalence", "group", "prove", "run"]
+
+
+def group(expr: Any) -> Group:
+    """Keep parentheses around ``expr`` when it is shown; the kernel ignores them."""
+    return Group(expr)
+
+
+@dataclass(frozen=True)
+class Builder:
+    """A derivation under construction: add steps with ``eq``/``iff``, finish with ``qed``."""
+
+    derivation: Derivation
+
+    def _add(self, claim: Any, by: Any, note: str) -> Builder:
+        step = Step(by, claim, note)
+        return Builder(replace(self.derivation, steps=(*self.derivation.steps, step)))
+
+    def eq(self, claim: Any, *, by: Any, note: str = "") -> Builder:
+        """Add ``= claim`` justified by the rule or theorem ``by``."""
+        return self._add(claim, by, note)
+
+    def iff(self, claim: Any, *, by: Any, note: str = "") -> Builder:
+        """Add ``⇔ claim`` justified by the rule or theorem ``by``."""
+        return self._add(claim, by, note)
+
+    def qed(self) -> Derivation:
+        """The finished (still unchecked) derivation."""
+        return self.derivation
+
+
+def calc(
+    name: str,
+    lhs: Any,
+    rhs: Any,
+    *,
+    assuming: Iterable[Assumption] = (),
+    title: str = "",
+) -> Builder:
+    """Start a proof of the equation ``lhs = rhs``; the chain starts at ``lhs``."""
+    return Builder(Derivation(name, Equation(lhs, rhs), (), tuple(assuming), title))
+
+
+def equivalence(
+    name: str,
+    lhs: Any,
+    rhs: Any,
+    *,
+    assuming: Iterable[Assumption] = (),
+    title: str = "",
+) -> Builder:
+    """Start a proof of ``lhs ⇔ rhs`` for two equations; the chain starts at ``lhs``."""
+    return Builder(Derivation(name, Equivalence(lhs, rhs), (), tuple(assuming), title))
+
+
+_AUDITS: dict[int, tuple[Derivation, Audit]] = {}
+
+
+def _dependencies(derivation: Derivation) -> tuple[Derivation, dict[str, Theorem]]:
+    """Replace derivations cited in ``by=`` with their theorems (proving them first)."""
+    theorems: dict[str, Theorem] = {}
+    steps = []
+    for step in derivation.steps:
+        rule = step.rule
+        if isinstance(rule, Derivation):
+            cited = audit_of(rule)
+            if cited.theorem is None:
+                rule = f"{rule.name} (not proved)"
+            else:
+                theorems[rule.name] = cited.theorem
+                rule = cited.theorem
+        steps.append(replace(step, rule=rule))
+    return replace(derivation, steps=tuple(steps)), theorems
+
+
+def audit_of(derivation: Derivation) -> Audit:
+    """The kernel's audit of ``derivation`` (cached per derivation object)."""
+    cached = _AUDITS.get(id(derivation))
+    if cached is not None and cached[0] is derivation:
+        return cached[1]
+    resolved, theorems = _dependencies(derivation)
+    result = audit(resolved, theorems)
+    _AUDITS[id(derivation)] = (derivation, result)
+    return result
+
+
+def prove(derivation: Derivation) -> Theorem:
+    """The Theorem of ``derivation``, or the kernel's first ProofError."""
+    result = audit_of(derivation)
+    if result.theorem is None:
+        raise result.errors[0]
+    return result.theorem
+
+
+def run(derivations: Sequence[Derivation], fmt: str = "text") -> int:
+    """Print each derivation and a verdict; 0 if all verified, 1 otherwise (for scripts)."""
+    from scaledattn.render import render
+
+    failed = []
+    for n, d in enumerate(derivations):
+        result = audit_of(d)
+        if n:
+            print()
+        print(render(result, fmt))
+        if not result.verified:
+            failed.append(d.name)
+    print()
+    if failed:
+        print(f"Verdict: REJECTED — {', '.join(failed)}", file=sys.stdout)
+        return 1
+    print(f"Verdict: VERIFIED — all {len(derivations)} derivations checked by the kernel")
+    return 0
+
+
+def first_error(result: Audit) -> ProofError | None:
+    """The first rejection of an audit, if any."""
+    return result.errors[0] if result.errors else None
+
+
+def show(expr: Any) -> str:
+    """SymPy string of ``expr`` as written (for notes and messages)."""
+    return str(sympy.sstr(expr, order="none"))

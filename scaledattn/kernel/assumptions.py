@@ -1,0 +1,327 @@
+"""Explicit assumptions: independence, known moments, positivity. Nothing is implicit.
+
+A derivation declares its assumptions; a rule may use only what is declared, and
+every theorem records the assumptions it actually used.
+
+- ``Independent(X, Y, ...)``: the listed random variables (or whole random vectors)
+  are mutually independent.
+- ``IndependentComponents(q, k)``: all components q_1..q_n, k_1..k_n are mutually
+  independent.
+- ``IndependentPairs(q, k)``: the pairs (q_i, k_i) are mutually independent across i
+  (q_i and k_i themselves may be correlated).
+- ``Moment(lhs, value)``: a known moment such as E[q_i] = 0, for every index i.
+- ``Positive(c)``: the constant c is positive.
+
+Examples
+--------
+>>> from scaledattn.kernel.expr import RandomVector, dimension
+>>> q = RandomVector("q", dimension("d_k"))
+>>> print(ZeroMean(q))
+E[q_i] = 0 for every i
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import sympy
+from sympy import Expr, Symbol
+
+from scaledattn.errors import InvalidArgument
+from scaledattn.kernel.expr import (
+    MOMENT_OPERATORS,
+    Component,
+    E,
+    RandomVariable,
+    RandomVector,
+    Var,
+    VectorLabel,
+    index,
+    is_random,
+    normal_form,
+    rebuild,
+)
+
+__all__ = [
+    "Assumption",
+    "Context",
+    "Independent",
+    "IndependentComponents",
+    "IndependentPairs",
+    "Mean",
+    "Moment",
+    "Positive",
+    "UnitVariance",
+    "Variance",
+    "ZeroMean",
+]
+
+#: A block key: (tag, index or None). Atoms in different blocks are independent.
+BlockKey = tuple[Any, Expr | None]
+
+
+class Assumption:
+    """Base class: an assumption is a frozen, printable, hashable fact."""
+
+    def __str__(self) -> str:  # pragma: no cover - every subclass overrides it
+        return repr(self)
+
+
+def _unit_name(unit: Any) -> str:
+    return unit.label.name if isinstance(unit, RandomVector) else str(unit)
+
+
+def _check_unit(unit: Any) -> Any:
+    if isinstance(unit, RandomVector):
+        return unit.label
+    if isinstance(unit, RandomVariable):
+        return unit
+    raise InvalidArgument(
+        f"independence is declared between random variables or vectors, got {unit!r}"
+    )
+
+
+class Independence(Assumption):
+    """A family of mutually independent blocks; each random atom maps to a block key."""
+
+    def block_key(self, atom: Expr) -> BlockKey | None:  # pragma: no cover - abstract
+        """The block of ``atom`` in this family, or None if the family does not cover it."""
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class Independent(Independence):
+    """Mutual independence of whole random variables or vectors: ``Independent(X, Y)``."""
+
+    units: tuple[Any, ...]
+
+    def __init__(self, *units: Any) -> None:
+        if len(units) < 2:
+            raise InvalidArgument("Independent needs at least two random variables")
+        labels = tuple(_check_unit(u) for u in units)
+        if len(set(labels)) != len(labels):
+            raise InvalidArgument("Independent lists the same variable twice")
+        object.__setattr__(self, "units", labels)
+
+    def block_key(self, atom: Expr) -> BlockKey | None:
+        """Each unit is one block (a vector's components all share its block)."""
+        unit = atom.label if isinstance(atom, Component) else atom
+        return (unit, None) if unit in self.units else None
+
+    def __str__(self) -> str:
+        return f"Independent({', '.join(str(u) for u in self.units)})"
+
+
+@dataclass(frozen=True)
+class IndependentComponents(Independence):
+    """All components of the listed vectors are mutually independent."""
+
+    vectors: tuple[VectorLabel, ...]
+
+    def __init__(self, *vectors: RandomVector) -> None:
+        if not vectors or not all(isinstance(v, RandomVector) for v in vectors):
+            raise InvalidArgument("IndependentComponents takes random vectors")
+        object.__setattr__(self, "vectors", tuple(v.label for v in vectors))
+
+    def block_key(self, atom: Expr) -> BlockKey | None:
+        """Each component q_i is its own block."""
+        if isinstance(atom, Component) and atom.label in self.vectors:
+            return (atom.label, atom.index)
+        return None
+
+    def __str__(self) -> str:
+        names = ", ".join(v.name for v in self.vectors)
+        return f"IndependentComponents({names})"
+
+
+@dataclass(frozen=True)
+class IndependentPairs(Independence):
+    """The tuples (q_i, k_i, ...) are mutually independent across i."""
+
+    vectors: tuple[VectorLabel, ...]
+
+    def __init__(self, *vectors: RandomVector) -> None:
+        if len(vectors) < 2 or not all(isinstance(v, RandomVector) for v in vectors):
+            raise InvalidArgument("IndependentPairs takes two or more random vectors")
+        object.__setattr__(self, "vectors", tuple(v.label for v in vectors))
+
+    def block_key(self, atom: Expr) -> BlockKey | None:
+        """Components with the same index share a block; different indices do not."""
+        if isinstance(atom, Component) and atom.label in self.vectors:
+            return (self.vectors, atom.index)
+        return None
+
+    def __str__(self) -> str:
+        names = ", ".join(v.name for v in self.vectors)
+        return f"IndependentPairs({names})"
+
+
+def _schematic_indices(expr: Expr) -> tuple[Symbol, ...]:
+    found = {c.index for c in expr.atoms(Component) if isinstance(c.index, Symbol)}
+    return tuple(sorted(found, key=str))
+
+
+@dataclass(frozen=True)
+class Moment(Assumption):
+    """A known moment ``lhs = value``, where lhs is E[..], Var(..) or Cov(..).
+
+    Index symbols in ``lhs`` are read "for every i": ``Moment(E(q[i]), 0)``.
+    """
+
+    lhs: Expr
+    value: Expr
+
+    def __init__(self, lhs: Any, value: Any) -> None:
+        lhs, value = rebuild(sympy.sympify(lhs)), rebuild(sympy.sympify(value))
+        if not isinstance(lhs, MOMENT_OPERATORS):
+            raise InvalidArgument(f"a moment assumption is about E, Var or Cov, got {lhs}")
+        if is_random(value):
+            raise InvalidArgument(f"a moment's value must not be random, got {value}")
+        object.__setattr__(self, "lhs", lhs)
+        object.__setattr__(self, "value", value)
+
+    @property
+    def indices(self) -> tuple[Symbol, ...]:
+        """The schematic index symbols of the left side."""
+        return _schematic_indices(self.lhs)
+
+    def instances(self, term: Expr) -> Iterator[Expr]:
+        """Values this assumption gives for ``term``, trying each index binding."""
+        schematic = self.indices
+        candidates = sorted({c.index for c in term.atoms(Component)}, key=str)
+        for binding in _bindings(schematic, candidates):
+            lhs = self.lhs.xreplace(binding)
+            if normal_form(lhs) == normal_form(term):
+                yield self.value.xreplace(binding)
+
+    def __str__(self) -> str:
+        lhs = sympy.sstr(self.lhs)
+        if isinstance(self.lhs, E):
+            lhs = f"E[{sympy.sstr(self.lhs.args[0])}]"
+        text = f"{lhs} = {sympy.sstr(self.value)}"
+        if self.indices:
+            text += " for every " + ", ".join(str(i) for i in self.indices)
+        return text
+
+
+def _bindings(
+    schematic: tuple[Symbol, ...], candidates: list[Expr]
+) -> Iterator[dict[Symbol, Expr]]:
+    if not schematic:
+        yield {}
+        return
+    head, rest = schematic[0], schematic[1:]
+    for value in candidates:
+        for tail in _bindings(rest, candidates):
+            yield {head: value, **tail}
+
+
+def _component_or_variable(unit: Any, i: Symbol) -> Expr:
+    return unit[i] if isinstance(unit, RandomVector) else unit
+
+
+def ZeroMean(unit: Any) -> Moment:  # noqa: N802 - reads as a predicate
+    """E[X] = 0, or E[q_i] = 0 for every component of a vector."""
+    return Moment(_mean_of(unit), 0)
+
+
+def Mean(unit: Any, value: Any) -> Moment:  # noqa: N802
+    """E[X] = value, or E[q_i] = value for every component."""
+    return Moment(_mean_of(unit), value)
+
+
+def Variance(unit: Any, value: Any) -> Moment:  # noqa: N802
+    """Var(X) = value, or Var(q_i) = value for every component."""
+    return Moment(Var(_component_or_variable(unit, index("i"))), value)
+
+
+def UnitVariance(unit: Any) -> Moment:  # noqa: N802
+    """Var(X) = 1, or Var(q_i) = 1 for every component."""
+    return Variance(unit, 1)
+
+
+def _mean_of(unit: Any) -> Expr:
+    return E(_component_or_variable(unit, index("i")))
+
+
+@dataclass(frozen=True)
+class Positive(Assumption):
+    """The (non-random) constant ``symbol`` is positive."""
+
+    symbol: Symbol
+
+    def __init__(self, symbol: Any) -> None:
+        if not isinstance(symbol, Symbol) or isinstance(symbol, (RandomVariable, VectorLabel)):
+            raise InvalidArgument(f"Positive takes a constant symbol, got {symbol!r}")
+        if symbol.is_real is not True:
+            raise InvalidArgument(f"Positive needs a real symbol, got {symbol!r}")
+        object.__setattr__(self, "symbol", symbol)
+
+    def __str__(self) -> str:
+        return f"{self.symbol} > 0"
+
+
+@dataclass(frozen=True)
+class Context:
+    """The declared assumptions of a derivation."""
+
+    assumptions: tuple[Assumption, ...] = ()
+
+    @classmethod
+    def of(cls, assumptions: Iterable[Assumption]) -> Context:
+        """A context from an iterable of assumptions (validated, duplicates removed)."""
+        items: list[Assumption] = []
+        for a in assumptions:
+            if not isinstance(a, Assumption):
+                raise InvalidArgument(f"not an assumption: {a!r}")
+            if a not in items:
+                items.append(a)
+        return cls(tuple(items))
+
+    def independences(self) -> tuple[Independence, ...]:
+        """The declared independence families."""
+        return tuple(a for a in self.assumptions if isinstance(a, Independence))
+
+    def moments(self) -> tuple[Moment, ...]:
+        """The declared known moments."""
+        return tuple(a for a in self.assumptions if isinstance(a, Moment))
+
+    def positives(self) -> tuple[Positive, ...]:
+        """The declared positive constants."""
+        return tuple(a for a in self.assumptions if isinstance(a, Positive))
+
+    def entails(self, assumption: Assumption) -> bool:
+        """True when ``assumption`` is declared here (syntactically)."""
+        return assumption in self.assumptions
+
+    def __str__(self) -> str:
+        return ", ".join(str(a) for a in self.assumptions) or "none"
+
+
+def sign_facts(expr: Expr, ctx: Context) -> tuple[Expr, frozenset[Assumption]]:
+    """``expr`` with each declared-positive symbol replaced by a positive dummy.
+
+    SymPy's assumption system then decides signs; the set says which Positive
+    assumptions were involved.
+    """
+    used: set[Assumption] = set()
+    mapping: dict[Symbol, Symbol] = {}
+    for p in ctx.positives():
+        if p.symbol in expr.free_symbols:
+            mapping[p.symbol] = sympy.Dummy(p.symbol.name, positive=True)
+            used.add(p)
+    return expr.xreplace(mapping), frozenset(used)
+
+
+def provably_positive(expr: Expr, ctx: Context) -> tuple[bool, frozenset[Assumption]]:
+    """Whether ``expr > 0`` follows from the declared Positive facts and symbol types."""
+    e, used = sign_facts(rebuild(expr), ctx)
+    return (e.is_positive is True), used
+
+
+def provably_negative(expr: Expr, ctx: Context) -> tuple[bool, frozenset[Assumption]]:
+    """Whether ``expr < 0`` follows from the declared Positive facts and symbol types."""
+    e, used = sign_facts(rebuild(expr), ctx)
+    return (e.is_negative is True), used

@@ -1,0 +1,568 @@
+"""The term language: random variables, inert E/Var/Cov/Std, dot products, indexed sums.
+
+Every term is a SymPy expression, so ring algebra (``expand``) works on it, but the
+probabilistic operators never evaluate by themselves: ``E(X + Y)`` stays ``E(X + Y)``
+until a rule of the kernel rewrites it. Random variables carry no distribution.
+
+Examples
+--------
+>>> X, Y = random_variables("X Y")
+>>> E(X + Y)
+E(X + Y)
+>>> q = RandomVector("q", 3)
+>>> Dot(q, q)
+q·q
+>>> i = index("i")
+>>> IndexSum(q[i] ** 2, i, 3)
+Sum(q_i**2, (i, 1, 3))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import sympy
+from sympy import Expr, Integer, Symbol
+from sympy.core.parameters import evaluate
+from sympy.printing.precedence import PRECEDENCE
+from sympy.printing.pretty.pretty_symbology import pretty_symbol
+from sympy.printing.pretty.stringpict import prettyForm, stringPict
+
+from scaledattn.errors import InvalidArgument
+
+__all__ = [
+    "E",
+    "Component",
+    "Group",
+    "Cov",
+    "CrossSum",
+    "Dot",
+    "IndexSum",
+    "RandomVariable",
+    "RandomVector",
+    "Std",
+    "Var",
+    "VectorLabel",
+    "as_written",
+    "dimension",
+    "index",
+    "is_random",
+    "normal_form",
+    "random_atoms",
+    "random_variables",
+    "rebuild",
+    "same",
+]
+
+
+# --------------------------------------------------------------------------- atoms
+
+
+class RandomVariable(Symbol):
+    """A real random variable with no distribution attached (X, Y, Z)."""
+
+    def __new__(cls, name: str) -> RandomVariable:
+        obj: RandomVariable = Symbol.__new__(cls, name, real=True)
+        return obj
+
+
+def random_variables(names: str) -> tuple[RandomVariable, ...]:
+    """Random variables from a space-separated list of names.
+
+    >>> random_variables("X Y")
+    (X, Y)
+    """
+    return tuple(RandomVariable(n) for n in names.split())
+
+
+class VectorLabel(Symbol):
+    """The name of a random vector; it appears only inside Component and Dot."""
+
+    def __new__(cls, name: str) -> VectorLabel:
+        obj: VectorLabel = Symbol.__new__(cls, name)
+        return obj
+
+
+def index(name: str) -> Symbol:
+    """An index symbol ranging over 1..d_k (a positive integer)."""
+    return Symbol(name, integer=True, positive=True)
+
+
+def dimension(name: str) -> Symbol:
+    """A dimension symbol such as d_k: a positive integer.
+
+    >>> dimension("d_k").is_positive
+    True
+    """
+    return Symbol(name, integer=True, positive=True)
+
+
+def _check_dim(n: Any) -> Expr:
+    n = sympy.sympify(n)
+    if n.is_Integer and n > 0:
+        return n
+    if n.is_Symbol and n.is_integer and n.is_positive:
+        return n
+    raise InvalidArgument(
+        f"dimension must be a positive integer or a positive-integer symbol, got {n!r}"
+    )
+
+
+def _check_index(i: Any) -> Expr:
+    i = sympy.sympify(i)
+    if (i.is_Integer and i > 0) or (i.is_Symbol and i.is_integer):
+        return i
+    raise InvalidArgument(f"an index must be a positive integer or an index symbol, got {i!r}")
+
+
+class Component(Expr):
+    """The i-th component q_i of a random vector q: a real random variable."""
+
+    is_commutative = True
+    is_real = True
+
+    def __new__(cls, label: VectorLabel, i: Any) -> Component:
+        if not isinstance(label, VectorLabel):
+            raise InvalidArgument(f"Component needs a vector label, got {label!r}")
+        obj: Component = Expr.__new__(cls, label, _check_index(i))
+        return obj
+
+    @property
+    def label(self) -> VectorLabel:
+        """The vector this component belongs to."""
+        label: VectorLabel = self.args[0]
+        return label
+
+    @property
+    def index(self) -> Expr:
+        """The component's index."""
+        return self.args[1]
+
+    def _sympystr(self, printer: Any) -> str:
+        return f"{self.label.name}_{printer._print(self.index)}"
+
+    def _latex(self, printer: Any, exp: Any = None) -> str:
+        s = f"{self.label.name}_{{{printer._print(self.index)}}}"
+        return s if exp is None else f"{s}^{{{exp}}}"
+
+    def _pretty(self, printer: Any) -> Any:
+        text = pretty_symbol(f"{self.label.name}_{sympy.sstr(self.index)}")
+        return prettyForm(text.replace("_j", "ⱼ"))
+
+
+class RandomVector:
+    """A random vector q = (q_1, ..., q_n) of real components; q[i] is a Component.
+
+    >>> q = RandomVector("q", dimension("d_k"))
+    >>> q[index("i")]
+    q_i
+    """
+
+    def __init__(self, name: str, dim: Any) -> None:
+        self.label = VectorLabel(name)
+        self.dim = _check_dim(dim)
+
+    def __getitem__(self, i: Any) -> Component:
+        return Component(self.label, i)
+
+    def __repr__(self) -> str:
+        return str(self.label.name)
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, RandomVector)
+            and other.label == self.label
+            and bool(other.dim == self.dim)
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.label, self.dim))
+
+
+# ----------------------------------------------------------------- inert operators
+
+
+class _Operator(Expr):
+    """An inert operator applied to random expressions; its value is a constant."""
+
+    is_commutative = True
+    is_real = True
+    arity = 1
+    word = ""
+
+    def __new__(cls, *args: Any) -> _Operator:
+        if len(args) != cls.arity:
+            raise InvalidArgument(f"{cls.__name__} takes {cls.arity} argument(s)")
+        obj: _Operator = Expr.__new__(cls, *(sympy.sympify(a) for a in args))
+        return obj
+
+    def _sympystr(self, printer: Any) -> str:
+        inner = ", ".join(printer._print(a) for a in self.args)
+        return f"{type(self).__name__}({inner})"
+
+    def _latex(self, printer: Any, exp: Any = None) -> str:
+        inner = ", ".join(printer._print(a) for a in self.args)
+        s = rf"\operatorname{{{self.word}}}\left({inner}\right)"
+        return s if exp is None else f"{s}^{{{exp}}}"
+
+    def _pretty(self, printer: Any) -> Any:
+        inner = printer._print(self.args[0])
+        for a in self.args[1:]:
+            inner = prettyForm(*stringPict.next(inner, ", ", printer._print(a)))
+        inner = prettyForm(*inner.parens("(", ")"))
+        return prettyForm(*inner.left(self.word))
+
+
+class E(_Operator):
+    """Expectation E[Z] of a random expression Z, kept unevaluated."""
+
+    word = "E"
+
+    def _latex(self, printer: Any, exp: Any = None) -> str:
+        s = rf"\mathbb{{E}}\left[{printer._print(self.args[0])}\right]"
+        return s if exp is None else f"{s}^{{{exp}}}"
+
+    def _pretty(self, printer: Any) -> Any:
+        inner = printer._print(self.args[0])
+        return prettyForm(*stringPict.next(prettyForm("E["), inner, prettyForm("]")))
+
+
+class Var(_Operator):
+    """Variance Var(Z), kept unevaluated."""
+
+    word = "Var"
+
+
+class Cov(_Operator):
+    """Covariance Cov(Y, Z), kept unevaluated."""
+
+    arity = 2
+    word = "Cov"
+
+
+class Std(_Operator):
+    """Standard deviation Std(Z) = √Var(Z), kept unevaluated."""
+
+    word = "Std"
+
+
+MOMENT_OPERATORS = (E, Var, Cov, Std)
+
+
+class Dot(Expr):
+    """The dot product q·k = Σᵢ qᵢkᵢ of two random vectors of the same dimension."""
+
+    is_commutative = True
+    is_real = True
+    precedence = PRECEDENCE["Mul"]
+
+    def __new__(cls, q: Any, k: Any, dim: Any = None) -> Dot:
+        if isinstance(q, RandomVector) and isinstance(k, RandomVector):
+            if bool(q.dim != k.dim):
+                raise InvalidArgument(f"dimensions differ: {q} has {q.dim}, {k} has {k.dim}")
+            q_label, k_label, n = q.label, k.label, q.dim
+        elif isinstance(q, VectorLabel) and isinstance(k, VectorLabel):
+            q_label, k_label, n = q, k, _check_dim(dim)
+        else:
+            raise InvalidArgument("Dot takes two random vectors")
+        obj: Dot = Expr.__new__(cls, q_label, k_label, n)
+        return obj
+
+    @property
+    def dim(self) -> Expr:
+        """The common dimension."""
+        return self.args[2]
+
+    def _sympystr(self, printer: Any) -> str:
+        return f"{self.args[0].name}·{self.args[1].name}"
+
+    def _latex(self, printer: Any, exp: Any = None) -> str:
+        s = rf"{self.args[0].name} \cdot {self.args[1].name}"
+        return f"\\left({s}\\right)^{{{exp}}}" if exp is not None else s
+
+    def _pretty(self, printer: Any) -> Any:
+        form = prettyForm(f"{self.args[0].name}·{self.args[1].name}")
+        form.binding = prettyForm.MUL
+        return form
+
+
+# ---------------------------------------------------------------------- sums
+
+
+class IndexSum(Expr):
+    """Σ_{i=1}^{n} body: a finite sum over one index, n a dimension."""
+
+    is_commutative = True
+    precedence = PRECEDENCE["Add"]
+
+    def __new__(cls, body: Any, i: Symbol, upper: Any) -> IndexSum:
+        if not (isinstance(i, Symbol) and i.is_integer):
+            raise InvalidArgument(f"a summation index must be an integer symbol, got {i!r}")
+        obj: IndexSum = Expr.__new__(cls, sympy.sympify(body), i, _check_dim(upper))
+        return obj
+
+    @property
+    def body(self) -> Expr:
+        """The summand."""
+        return self.args[0]
+
+    @property
+    def indices(self) -> tuple[Symbol, ...]:
+        """The bound index symbols."""
+        return (self.args[1],)
+
+    @property
+    def upper(self) -> Expr:
+        """The upper bound n (the lower bound is 1)."""
+        return self.args[-1]
+
+    @property
+    def free_symbols(self) -> set[Symbol]:
+        """Free symbols of the body and the bound, less the bound indices."""
+        inner: set[Symbol] = self.body.free_symbols - set(self.indices)
+        bound: set[Symbol] = self.upper.free_symbols
+        return inner | bound
+
+    def remake(self, body: Any, indices: tuple[Symbol, ...], upper: Any) -> IndexSum:
+        """A sum of the same kind with another body, indices or bound."""
+        return IndexSum(body, indices[0], upper)
+
+    def _eval_is_real(self) -> bool | None:
+        real: bool | None = self.body.is_real
+        return real
+
+    def _range_text(self, printer: Any) -> str:
+        return f"{printer._print(self.indices[0])}=1"
+
+    def _sympystr(self, printer: Any) -> str:
+        i = printer._print(self.indices[0])
+        return f"Sum({printer._print(self.body)}, ({i}, 1, {printer._print(self.upper)}))"
+
+    def _latex_limits(self, printer: Any) -> str:
+        return f"{printer._print(self.indices[0])}=1"
+
+    def _latex(self, printer: Any, exp: Any = None) -> str:
+        body = printer._print(self.body)
+        if isinstance(self.body, sympy.Add):
+            body = rf"\left({body}\right)"
+        s = rf"\sum_{{{self._latex_limits(printer)}}}^{{{printer._print(self.upper)}}} {body}"
+        return s if exp is None else rf"\left({s}\right)^{{{exp}}}"
+
+    def _pretty_limits(self) -> str:
+        return f"{sympy.sstr(self.indices[0])}=1"
+
+    def _pretty(self, printer: Any) -> Any:
+        upper = printer._print(self.upper)
+        lower = prettyForm(self._pretty_limits())
+        sigma = prettyForm("Σ")
+        block = prettyForm(*stringPict.stack(upper, sigma, lower))
+        block.baseline = upper.height()
+        body = printer._print(self.body)
+        if isinstance(self.body, sympy.Add):
+            body = prettyForm(*body.parens())
+        result = prettyForm(*block.right(" ", body))
+        result.binding = prettyForm.MUL
+        return result
+
+
+class CrossSum(IndexSum):
+    """Σ_{i≠j} body: the sum over ordered pairs of distinct indices i, j in 1..n."""
+
+    def __new__(cls, body: Any, i: Symbol, j: Symbol, upper: Any) -> CrossSum:
+        for s in (i, j):
+            if not (isinstance(s, Symbol) and s.is_integer):
+                raise InvalidArgument(f"a summation index must be an integer symbol, got {s!r}")
+        if i == j:
+            raise InvalidArgument("the two indices of a cross sum must differ")
+        obj: CrossSum = Expr.__new__(cls, sympy.sympify(body), i, j, _check_dim(upper))
+        return obj
+
+    @property
+    def indices(self) -> tuple[Symbol, ...]:
+        """The two bound index symbols."""
+        return (self.args[1], self.args[2])
+
+    def remake(self, body: Any, indices: tuple[Symbol, ...], upper: Any) -> IndexSum:
+        """A cross sum with another body, indices or bound."""
+        return CrossSum(body, indices[0], indices[1], upper)
+
+    def _sympystr(self, printer: Any) -> str:
+        i, j = (printer._print(s) for s in self.indices)
+        body, n = printer._print(self.body), printer._print(self.upper)
+        return f"CrossSum({body}, ({i}, {j}, 1, {n}))"
+
+    def _latex_limits(self, printer: Any) -> str:
+        i, j = (printer._print(s) for s in self.indices)
+        return rf"{i} \neq {j}"
+
+    def _pretty_limits(self) -> str:
+        i, j = (sympy.sstr(s) for s in self.indices)
+        return f"{i}≠{j}"
+
+
+SUMS = (IndexSum, CrossSum)
+
+
+class Group(Expr):
+    """Parentheses kept for display: ``Group(a - b)`` prints as ``(a − b)``.
+
+    It is the identity: the kernel removes it before comparing expressions.
+    """
+
+    is_commutative = True
+
+    def __new__(cls, inner: Any) -> Group:
+        obj: Group = Expr.__new__(cls, sympy.sympify(inner))
+        return obj
+
+    def _sympystr(self, printer: Any) -> str:
+        return f"({printer._print(self.args[0])})"
+
+    def _latex(self, printer: Any, exp: Any = None) -> str:
+        s = rf"\left({printer._print(self.args[0])}\right)"
+        return s if exp is None else f"{s}^{{{exp}}}"
+
+    def _pretty(self, printer: Any) -> Any:
+        return prettyForm(*printer._print(self.args[0]).parens())
+
+
+# ------------------------------------------------------------------ utilities
+
+
+def as_written() -> Any:
+    """Context manager: build expressions exactly as written, unevaluated, for display.
+
+    The kernel re-evaluates every expression before it compares two of them.
+    """
+    return evaluate(False)
+
+
+def random_atoms(expr: Expr) -> set[Expr]:
+    """The random atoms of ``expr`` (variables, components, dot products) outside E/Var/Cov.
+
+    >>> X, Y = random_variables("X Y")
+    >>> sorted(map(str, random_atoms(X * E(Y) + 2)))
+    ['X']
+    """
+    if isinstance(expr, MOMENT_OPERATORS):
+        return set()
+    if isinstance(expr, (RandomVariable, Component, Dot)):
+        return {expr}
+    found: set[Expr] = set()
+    for a in expr.args:
+        found |= random_atoms(a)
+    return found
+
+
+def is_random(expr: Expr) -> bool:
+    """True when ``expr`` depends on a random variable outside an expectation."""
+    return bool(random_atoms(expr))
+
+
+def rebuild(expr: Expr) -> Expr:
+    """Re-evaluate an expression built unevaluated (``as_written``) bottom-up."""
+    with evaluate(True):
+        return _rebuild(expr)
+
+
+def _rebuild(expr: Any) -> Any:
+    if isinstance(expr, (sympy.UnevaluatedExpr, Group)):
+        return _rebuild(expr.args[0])
+    if not getattr(expr, "args", ()) or expr.is_Atom:
+        return expr
+    return expr.func(*(_rebuild(a) for a in expr.args))
+
+
+_BOUND = tuple(sympy.Dummy(f"ι{n}", integer=True, positive=True) for n in range(64))
+
+
+def canonical_indices(expr: Expr) -> Expr:
+    """Rename every bound summation index to a fixed dummy, by nesting depth."""
+    return _canon(expr, 0)
+
+
+def _canon(expr: Any, depth: int) -> Any:
+    if isinstance(expr, SUMS):
+        new = _BOUND[depth : depth + len(expr.indices)]
+        body = expr.body.xreplace(dict(zip(expr.indices, new, strict=True)))
+        body = _canon(body, depth + len(new))
+        return expr.remake(body, new, expr.upper)
+    if not getattr(expr, "args", ()) or expr.is_Atom:
+        return expr
+    return expr.func(*(_canon(a, depth) for a in expr.args))
+
+
+def map_args(expr: Expr, fn: Callable[[Expr], Expr]) -> Expr:
+    """Rebuild ``expr`` with ``fn`` applied to each argument."""
+    if not expr.args or expr.is_Atom:
+        return expr
+    return expr.func(*(fn(a) for a in expr.args))
+
+
+def normal_form(expr: Expr) -> Expr:
+    """The kernel's normal form: evaluate, rename bound indices, ``expand``.
+
+    Two expressions are equal "up to SymPy algebra" when their normal forms agree.
+    No ``simplify``: only ring arithmetic, which SymPy decides reliably.
+    """
+    with evaluate(True):
+        return sympy.expand(canonical_indices(_rebuild(expr)))
+
+
+def _opaque(expr: Expr, found: dict[Expr, None]) -> None:
+    if isinstance(expr, (*MOMENT_OPERATORS, *SUMS, Dot, Component)) or expr.is_Symbol:
+        found[expr] = None
+        return
+    for a in expr.args:
+        _opaque(a, found)
+
+
+def _sample_points() -> Iterable[Callable[[int], sympy.Rational]]:
+    yield lambda n: sympy.Rational(sympy.prime(n + 5), sympy.prime(n + 3))
+    yield lambda n: sympy.Rational(sympy.prime(2 * n + 7), 7 + n)
+
+
+def same(a: Expr, b: Expr) -> bool | None:
+    """Decide ``a == b`` up to ring algebra: True, False, or None when undecided.
+
+    True when the normal forms agree. False when, with every opaque part (E[..],
+    sums, symbols) replaced by the same rational numbers on both sides, the two
+    sides give different numbers. None otherwise: SymPy could not show equality
+    and no difference was found, so the kernel must refuse rather than pass.
+    """
+    diff = normal_form(a) - normal_form(b)
+    with evaluate(True):
+        diff = sympy.expand(diff)
+    if diff == 0:
+        return True
+    atoms: dict[Expr, None] = {}
+    _opaque(diff, atoms)
+    for point in _sample_points():
+        values = {atom: point(n) for n, atom in enumerate(atoms)}
+        number = diff.xreplace(values).evalf(40)
+        if number.is_number and (number.is_real is False or abs(number) > 1e-25):
+            return False
+    return None
+
+
+def fresh_index(avoid: set[Symbol], preferred: str = "j") -> Symbol:
+    """An index symbol named ``preferred`` or the next free letter, not in ``avoid``."""
+    names = {s.name for s in avoid}
+    for name in (preferred, "i", "j", "l", "m", "r", "s", "t", "u", "v", "w"):
+        if name not in names:
+            return index(name)
+    n = 1
+    while f"i{n}" in names:
+        n += 1
+    return index(f"i{n}")
+
+
+def all_symbols(expr: Expr) -> set[Symbol]:
+    """Every Symbol in ``expr``, bound or free (used to pick fresh names)."""
+    return {s for s in sympy.preorder_traversal(expr) if isinstance(s, Symbol)}
+
+
+def integer_value(n: Expr) -> int | None:
+    """The Python int of a SymPy Integer, or None for anything else."""
+    return int(n) if isinstance(n, Integer) else None

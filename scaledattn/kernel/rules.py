@@ -1,0 +1,644 @@
+"""The primitive rules: each one mathematical fact, applied as a rewrite.
+
+A rule is data (name, law, inference figure) plus a *local* rewrite that acts on one
+node of an expression. ``Rule.apply`` rewrites every node, bottom-up, until nothing
+changes, and returns the new expression with the assumptions it used. Every rule is
+an equality under its side conditions, so applying it never changes the value.
+
+Rules on propositions (``clear_denominator``, ``square_roots``, ``exclude_by_sign``)
+map an equation to an equivalent one; any expression rule also acts on both sides
+of an equation.
+
+Examples
+--------
+>>> from scaledattn.kernel.expr import Var, random_variables
+>>> from scaledattn.kernel.assumptions import Context
+>>> X, Y = random_variables("X Y")
+>>> variance_def.apply(Var(X + Y), Context())[0]
+-E(X + Y)**2 + E((X + Y)**2)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+import sympy
+from sympy import Add, Eq, Expr, Mul, Or, Pow, Symbol
+from sympy.core.parameters import evaluate
+from sympy.logic.boolalg import Boolean, BooleanFalse, BooleanTrue
+
+from scaledattn.kernel.assumptions import (
+    Assumption,
+    BlockKey,
+    Context,
+    Independence,
+    provably_negative,
+    provably_positive,
+    sign_facts,
+)
+from scaledattn.kernel.expr import (
+    SUMS,
+    Component,
+    Cov,
+    CrossSum,
+    Dot,
+    E,
+    IndexSum,
+    RandomVariable,
+    Std,
+    Var,
+    all_symbols,
+    fresh_index,
+    index,
+    integer_value,
+    is_random,
+    normal_form,
+    rebuild,
+)
+
+__all__ = [
+    "RULES",
+    "Rule",
+    "prop_key",
+    "ring",
+    "variance_def",
+    "covariance_def",
+    "std_def",
+    "expectation_linear",
+    "expectation_mul_of_indep",
+    "variance_const_mul",
+    "substitute_moment",
+    "dot_def",
+    "sum_mul_sum",
+    "split_diagonal",
+    "count_terms",
+    "sum_unroll",
+    "sum_linear",
+    "clear_denominator",
+    "square_roots",
+    "exclude_by_sign",
+]
+
+Used = frozenset[Assumption]
+Rewrite = tuple[Expr, Used]
+#: Pairs of index symbols known to differ (from an enclosing cross sum's binder).
+Env = frozenset[frozenset[Expr]]
+Local = Callable[[Expr, Context, Env], Rewrite | None]
+
+NOTHING: Used = frozenset()
+MAX_PASSES = 40
+MAX_UNROLL = 64
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A named primitive rule: one law, a local rewrite, and where it comes from.
+
+    ``figure`` is the inference figure, ``fails`` says when the rule does nothing
+    (HOL Light's FAILURE section), ``mathlib`` the matching Mathlib name.
+    """
+
+    name: str
+    law: str
+    local: Local = field(repr=False, compare=False)
+    figure: str = ""
+    fails: str = ""
+    mathlib: str = ""
+    on_propositions: bool = False
+
+    def apply(self, expr: Any, ctx: Context) -> tuple[Any, Used]:
+        """Rewrite every node of ``expr`` (or of both sides of an equation) to a fixpoint."""
+        with evaluate(True):
+            expr = rebuild(expr)
+            if self.on_propositions:
+                return self._apply_prop(expr, ctx)
+            if isinstance(expr, Boolean):
+                return _lift(expr, lambda e: _everywhere(e, self.local, ctx))
+            return _everywhere(expr, self.local, ctx)
+
+    def _apply_prop(self, prop: Any, ctx: Context) -> tuple[Any, Used]:
+        result = self.local(prop, ctx, frozenset())
+        return (prop, NOTHING) if result is None else result
+
+    def __str__(self) -> str:
+        return self.name
+
+
+def _everywhere(expr: Expr, local: Local, ctx: Context) -> tuple[Expr, Used]:
+    used: set[Assumption] = set()
+
+    def walk(e: Expr, env: Env) -> Expr:
+        if isinstance(e, CrossSum):
+            env = env | {frozenset(e.indices)}
+        if e.args and not e.is_Atom:
+            new = [walk(a, env) for a in e.args]
+            if any(n is not a for n, a in zip(new, e.args, strict=True)):
+                e = e.func(*new)
+        result = local(e, ctx, env)
+        if result is None:
+            return e
+        used.update(result[1])
+        return result[0]
+
+    for _ in range(MAX_PASSES):
+        new = walk(expr, frozenset())
+        if new == expr:
+            break
+        expr = new
+    return expr, frozenset(used)
+
+
+def _lift(prop: Any, fn: Callable[[Expr], tuple[Expr, Used]]) -> tuple[Any, Used]:
+    """Apply an expression rewrite to both sides of every equation in ``prop``."""
+    if isinstance(prop, sympy.Equality):
+        (lhs, u1), (rhs, u2) = fn(prop.lhs), fn(prop.rhs)
+        return Eq(lhs, rhs, evaluate=False), u1 | u2
+    if isinstance(prop, Or):
+        parts = [_lift(a, fn) for a in prop.args]
+        used = frozenset().union(*(u for _, u in parts))
+        return Or(*(p for p, _ in parts), evaluate=False), used
+    return prop, NOTHING
+
+
+# --------------------------------------------------------------- definitions
+
+
+def _variance_def(e: Expr, ctx: Context, env: Env) -> Rewrite | None:
+    if isinstance(e, Var):
+        z = e.args[0]
+        return E(z**2) - E(z) ** 2, NOTHING
+    return None
+
+
+def _covariance_def(e: Expr, ctx: Context, env: Env) -> Rewrite | None:
+    if isinstance(e, Cov):
+        y, z = e.args
+        return E(y * z) - E(y) * E(z), NOTHING
+    return None
+
+
+def _std_def(e: Expr, ctx: Context, env: Env) -> Rewrite | None:
+    if isinstance(e, Std):
+        return sympy.sqrt(Var(e.args[0])), NOTHING
+    return None
+
+
+def _dot_def(e: Expr, ctx: Context, env: Env) -> Rewrite | None:
+    if isinstance(e, Dot):
+        q, k, n = e.args
+        i = index("i")
+        return IndexSum(Component(q, i) * Component(k, i), i, n), NOTHING
+    return None
+
+
+# ------------------------------------------------------------------ expectation
+
+
+def _split_constant(term: Expr) -> tuple[Expr, Expr]:
+    """(non-random factor, random factor) of a product."""
+    const: list[Expr] = []
+    rand: list[Expr] = []
+    for f in Mul.make_args(term):
+        (rand if is_random(f) else const).append(f)
+    return Mul(*const), Mul(*rand)
+
+
+def _linear(arg: Expr) -> Expr:
+    out: Expr = sympy.S.Zero
+    for term in Add.make_args(sympy.expand(arg)):
+        const, rand = _split_constant(term)
+        if rand == 1:
+            out += const
+        elif isinstance(rand, SUMS):
+            out += const * rand.remake(_linear(rand.body), rand.indices, rand.upper)
+        else:
+            out += const * E(rand)
+    return out
+
+
+def _expectation_linear(e: Expr, ctx: Context, env: Env) -> Rewrite | None:
+    if isinstance(e, E):
+        new = _linear(e.args[0])
+        if new != e:
+            return new, NOTHING
+    return None
+
+
+def _monomial(arg: Expr) -> list[tuple[Expr, Expr]] | None:
+    """[(atom, power)] when ``arg`` is a product of powers of random atoms, else None."""
+    out = []
+    for f in Mul.make_args(arg):
+        base, power = f.as_base_exp() if isinstance(f, Pow) else (f, sympy.S.One)
+        if not isinstance(base, (RandomVariable, Component)):
+            return None
+        if not (power.is_Integer and power > 0):
+            return None
+        out.append((base, power))
+    return out
+
+
+def _provably_distinct(a: BlockKey, b: BlockKey, env: Env) -> bool:
+    if a[0] != b[0]:
+        return True
+    i, j = a[1], b[1]
+    if i is None or j is None or i == j:
+        return False
+    if i.is_Integer and j.is_Integer:
+        return True
+    return frozenset((i, j)) in env
+
+
+def _independent_groups(
+    atoms: list[tuple[Expr, Expr]], family: Independence, env: Env
+) -> list[list[tuple[Expr, Expr]]] | None:
+    keys = [family.block_key(a) for a, _ in atoms]
+    if any(k is None for k in keys):
+        return None
+    parent = list(range(len(atoms)))
+
+    def root(n: int) -> int:
+        while parent[n] != n:
+            n = parent[n]
+        return n
+
+    for x in range(len(atoms)):
+        for y in range(x + 1, len(atoms)):
+            if not _provably_distinct(keys[x], keys[y], env):  # type: ignore[arg-type]
+                parent[root(y)] = root(x)
+    groups: dict[int, list[tuple[Expr, Expr]]] = {}
+    for n, item in enumerate(atoms):
+        groups.setdefault(root(n), []).append(item)
+    return list(groups.values())
+
+
+def _expectation_mul_of_indep(e: Expr, ctx: Context, env: Env) -> Rewrite | None:
+    if not isinstance(e, E):
+        return None
+    atoms = _monomial(e.args[0])
+    if atoms is None or len(atoms) < 2:
+        return None
+    best: tuple[list[list[tuple[Expr, Expr]]], Independence] | None = None
+    for family in ctx.independences():
+        groups = _independent_groups(atoms, family, env)
+        if groups and len(groups) > 1 and (best is None or len(groups) > len(best[0])):
+            best = (groups, family)
+    if best is None:
+        return None
+    groups, family = best
+    factors = [E(Mul(*(a**p for a, p in g))) for g in groups]
+    return Mul(*factors), frozenset({family})
+
+
+def _variance_const_mul(e: Expr, ctx: Context, env: Env) -> Rewrite | None:
+    if not isinstance(e, Var):
+        return None
+    const, rand = _split_constant(e.args[0])
+    if const == 1 or rand == 1:
+        return None
+    _, den = sympy.fraction(sympy.together(const))
+    used: Used = NOTHING
+    if den.free_symbols:
+        facts, used = sign_facts(den, ctx)
+        if facts.is_zero is not False:
+            return None
+    return const**2 * Var(rand), used
+
+
+def _substitute_moment(e: Expr, ctx: Context, env: Env) -> Rewrite | None:
+    if not isinstance(e, (E, Var, Cov)):
+        return None
+    for moment in ctx.moments():
+        for value in moment.instances(e):
+            return value, frozenset({moment})
+    return None
+
+
+# ------------------------------------------------------------------------ sums
+
+
+def _rename(s: IndexSum, avoid: set[Symbol]) -> IndexSum:
+    """``s`` with its bound indices renamed away from ``avoid``."""
+    mapping: dict[Expr, Expr] = {}
+    taken = set(avoid) | all_symbols(s)
+    for i in s.indices:
+        if i in avoid:
+            new = fresh_index(taken, "j")
+            taken.add(new)
+            mapping[i] = new
+    if not mapping:
+        return s
+    return s.remake(s.body.xreplace(mapping), tuple(mapping.get(i, i) for i in s.indices), s.upper)
+
+
+def _product_of_sums(a: IndexSum, b: IndexSum) -> Expr:
+    b = _rename(b, all_symbols(a))
+    (i,), (j,) = a.indices, b.indices
+    return IndexSum(IndexSum(a.body * b.body, j, b.upper), i, a.upper)
+
+
+def _sum_mul_sum(e: Expr, ctx: Context, env: Env) -> Rewrite | None:
+    def single(x: Expr) -> bool:
+        return type(x) is IndexSum
+
+    if isinstance(e, Pow) and single(e.base) and e.exp.is_Integer and e.exp >= 2:
+        rest = e.base ** (e.exp - 2)
+        return rest * _product_of_sums(e.base, e.base), NOTHING
+    if isinstance(e, Mul):
+        sums = [f for f in e.args if single(f)]
+        if len(sums) >= 2:
+            others = [f for f in e.args if f is not sums[0] and f is not sums[1]]
+            return Mul(*others) * _product_of_sums(sums[0], sums[1]), NOTHING
+    return None
+
+
+def _binds_inside(body: Expr, names: Iterable[Symbol]) -> bool:
+    names = set(names)
+    return any(
+        isinstance(s, SUMS) and names & set(s.indices) for s in sympy.preorder_traversal(body)
+    )
+
+
+def _split_diagonal(e: Expr, ctx: Context, env: Env) -> Rewrite | None:
+    if type(e) is not IndexSum or type(e.body) is not IndexSum:
+        return None
+    inner = e.body
+    (i,), (j,) = e.indices, inner.indices
+    if inner.upper != e.upper or i == j or _binds_inside(inner.body, (i, j)):
+        return None
+    diagonal = IndexSum(inner.body.xreplace({j: i}), i, e.upper)
+    return diagonal + CrossSum(inner.body, i, j, e.upper), NOTHING
+
+
+def _count_terms(e: Expr, ctx: Context, env: Env) -> Rewrite | None:
+    if not isinstance(e, SUMS) or set(e.indices) & e.body.free_symbols:
+        return None
+    n = e.upper
+    count = n * (n - 1) if isinstance(e, CrossSum) else n
+    return count * e.body, NOTHING
+
+
+def _sum_unroll(e: Expr, ctx: Context, env: Env) -> Rewrite | None:
+    if not isinstance(e, SUMS):
+        return None
+    n = integer_value(e.upper)
+    if n is None or n > MAX_UNROLL or _binds_inside(e.body, e.indices):
+        return None
+    if isinstance(e, CrossSum):
+        i, j = e.indices
+        terms = [
+            e.body.xreplace({i: a, j: b})
+            for a in range(1, n + 1)
+            for b in range(1, n + 1)
+            if a != b
+        ]
+    else:
+        (i,) = e.indices
+        terms = [e.body.xreplace({i: a}) for a in range(1, n + 1)]
+    return Add(*terms), NOTHING
+
+
+def _sum_linear(e: Expr, ctx: Context, env: Env) -> Rewrite | None:
+    if not isinstance(e, SUMS):
+        return None
+    terms = Add.make_args(sympy.expand(e.body))
+    out: Expr = sympy.S.Zero
+    bound = set(e.indices)
+    for t in terms:
+        inside = [f for f in Mul.make_args(t) if f.free_symbols & bound or is_random(f)]
+        outside = [f for f in Mul.make_args(t) if f not in inside]
+        out += Mul(*outside) * e.remake(Mul(*inside), e.indices, e.upper)
+    if out == e:
+        return None
+    return out, NOTHING
+
+
+# --------------------------------------------------------------- propositions
+
+
+def _clear_denominator(prop: Any, ctx: Context, env: Env) -> Rewrite | None:
+    if not isinstance(prop, sympy.Equality):
+        return None
+    num, den = sympy.fraction(sympy.together(prop.lhs - prop.rhs))
+    if not den.free_symbols:
+        return None
+    positive, used = provably_positive(den, ctx)
+    if not positive:
+        return None
+    return Eq(sympy.expand(num), 0, evaluate=False), used
+
+
+def _square_roots(prop: Any, ctx: Context, env: Env) -> Rewrite | None:
+    if not isinstance(prop, sympy.Equality):
+        return None
+    p = sympy.expand(prop.lhs - prop.rhs)
+    found = []
+    for x in sorted(p.free_symbols, key=str):
+        if x.is_real is not True or isinstance(x, RandomVariable) or is_random(p):
+            continue
+        poly = p.as_poly(x)
+        if poly is None or poly.degree() != 2:
+            continue
+        a, b, c = poly.all_coeffs()
+        if b == 0 and x not in (a.free_symbols | c.free_symbols) and a.is_nonzero:
+            found.append((x, -c / a))
+    if len(found) != 1:
+        return None
+    x, w = found[0]
+    root = sympy.sqrt(w)
+    return Or(Eq(x, root, evaluate=False), Eq(x, -root, evaluate=False), evaluate=False), NOTHING
+
+
+def _exclude_by_sign(prop: Any, ctx: Context, env: Env) -> Rewrite | None:
+    disjuncts = prop.args if isinstance(prop, Or) else (prop,)
+    keep: list[Any] = []
+    used: set[Assumption] = set()
+    positive = {p.symbol: p for p in ctx.positives()}
+    for d in disjuncts:
+        if isinstance(d, sympy.Equality) and d.lhs in positive:
+            negative, u = provably_negative(d.rhs, ctx)
+            if negative:
+                used |= u | {positive[d.lhs]}
+                continue
+        keep.append(d)
+    if len(keep) == len(disjuncts):
+        return None
+    result = Or(*keep, evaluate=False) if len(keep) > 1 else keep[0] if keep else sympy.false
+    return result, frozenset(used)
+
+
+def prop_key(prop: Any) -> Any:
+    """A comparison key: equations up to a non-zero constant factor, disjunctions as sets.
+
+    >>> x = sympy.Symbol("x", real=True)
+    >>> prop_key(Eq(2 * x, 2, evaluate=False)) == prop_key(Eq(1, x, evaluate=False))
+    True
+    """
+    with evaluate(True):
+        if isinstance(prop, sympy.Equality):
+            p = normal_form(prop.lhs - prop.rhs)
+            if p == 0:
+                return ("true",)
+            _, p = p.as_content_primitive()
+            if p.could_extract_minus_sign():
+                p = sympy.expand(-p)
+            return ("eq", p)
+        if isinstance(prop, Or):
+            return ("or", frozenset(prop_key(a) for a in prop.args))
+        if isinstance(prop, (BooleanTrue, BooleanFalse)):
+            return (str(prop),)
+        return ("other", prop)
+
+
+# ----------------------------------------------------------------- the table
+
+RULES: dict[str, Rule] = {}
+
+
+def _rule(name: str, law: str, local: Local, **kw: Any) -> Rule:
+    rule = Rule(name, law, local, **kw)
+    RULES[name] = rule
+    return rule
+
+
+ring = _rule(
+    "ring",
+    "ring algebra: expand, collect, cancel (no probabilistic content)",
+    lambda e, ctx, env: None,
+    figure="a = b as polynomials  ⟹  Γ ⊢ a = b",
+    fails="Fails unless the two sides have the same normal form under sympy.expand.",
+)
+variance_def = _rule(
+    "variance_def",
+    "Var(Z) = E[Z²] − E[Z]²",
+    _variance_def,
+    figure="Γ ⊢ Var(Z) = E[Z²] − E[Z]²",
+    fails="Does nothing where no Var(·) occurs.",
+    mathlib="variance_def'",
+)
+covariance_def = _rule(
+    "covariance_def",
+    "Cov(Y, Z) = E[YZ] − E[Y]E[Z]",
+    _covariance_def,
+    figure="Γ ⊢ Cov(Y, Z) = E[YZ] − E[Y]E[Z]",
+    fails="Does nothing where no Cov(·,·) occurs.",
+    mathlib="covariance_def (ProbabilityTheory.covariance)",
+)
+std_def = _rule(
+    "std_def",
+    "Std(Z) = √Var(Z)",
+    _std_def,
+    figure="Γ ⊢ Std(Z) = √Var(Z)",
+    fails="Does nothing where no Std(·) occurs.",
+    mathlib="ProbabilityTheory.evariance / Real.sqrt",
+)
+expectation_linear = _rule(
+    "expectation_linear",
+    "E[aY + bZ + c] = aE[Y] + bE[Z] + c and E[Σᵢ Zᵢ] = Σᵢ E[Zᵢ]  (a, b, c not random)",
+    _expectation_linear,
+    figure="Γ ⊢ E[Σ aₜZₜ + c] = Σ aₜE[Zₜ] + c",
+    fails="Does nothing to E[·] of a single random product.",
+    mathlib="integral_add, integral_mul_left, integral_finset_sum",
+)
+expectation_mul_of_indep = _rule(
+    "expectation_mul_of_indep",
+    "E[UV] = E[U]E[V] when U and V depend on independent blocks",
+    _expectation_mul_of_indep,
+    figure="Γ ⊢ Independent(U, V)  ⟹  Γ ⊢ E[UV] = E[U]E[V]",
+    fails="Does nothing unless one declared independence family covers every factor"
+    " and separates them; pairwise independence of three factors is not enough.",
+    mathlib="IndepFun.integral_mul",
+)
+variance_const_mul = _rule(
+    "variance_const_mul",
+    "Var(aZ) = a²Var(Z)  (a not random, a's denominator non-zero)",
+    _variance_const_mul,
+    figure="Γ ⊢ a ≠ 0 for every denominator of a  ⟹  Γ ⊢ Var(aZ) = a²Var(Z)",
+    fails="Does nothing unless the argument is a non-random factor times a random one,"
+    " and refuses a denominator not provably non-zero.",
+    mathlib="ProbabilityTheory.variance_mul",
+)
+substitute_moment = _rule(
+    "substitute_moment",
+    "replace a moment by its declared value (E[qᵢ] = μ, Var(qᵢ) = σ², …)",
+    _substitute_moment,
+    figure="Γ ⊢ m = v  (declared)  ⟹  Γ ⊢ …m… = …v…",
+    fails="Does nothing for a moment that no declared assumption gives.",
+)
+dot_def = _rule(
+    "dot_def",
+    "q·k = Σᵢ₌₁ⁿ qᵢkᵢ",
+    _dot_def,
+    figure="Γ ⊢ q·k = Σᵢ qᵢkᵢ",
+    fails="Does nothing where no dot product occurs.",
+    mathlib="Matrix.dotProduct",
+)
+sum_mul_sum = _rule(
+    "sum_mul_sum",
+    "(Σᵢ aᵢ)(Σⱼ bⱼ) = Σᵢ Σⱼ aᵢbⱼ, and (Σᵢ aᵢ)² = Σᵢ Σⱼ aᵢaⱼ",
+    _sum_mul_sum,
+    figure="Γ ⊢ (Σᵢ aᵢ)(Σⱼ bⱼ) = Σᵢ Σⱼ aᵢbⱼ",
+    fails="Does nothing unless two single-index sums are multiplied.",
+    mathlib="Finset.sum_mul_sum",
+)
+split_diagonal = _rule(
+    "split_diagonal",
+    "Σᵢ Σⱼ f(i, j) = Σᵢ f(i, i) + Σ_{i≠j} f(i, j)",
+    _split_diagonal,
+    figure="Γ ⊢ Σᵢ Σⱼ f(i,j) = Σᵢ f(i,i) + Σ_{i≠j} f(i,j)",
+    fails="Does nothing unless a double sum has both indices over the same range.",
+    mathlib="Finset.sum_product, Finset.offDiag",
+)
+count_terms = _rule(
+    "count_terms",
+    "Σᵢ₌₁ⁿ c = n·c and Σ_{i≠j} c = n(n − 1)·c  (c free of the indices)",
+    _count_terms,
+    figure="Γ ⊢ Σᵢ₌₁ⁿ c = n·c,   Γ ⊢ Σ_{i≠j} c = n(n−1)·c",
+    fails="Does nothing to a sum whose summand depends on its indices.",
+    mathlib="Finset.sum_const, Finset.offDiag_card",
+)
+sum_unroll = _rule(
+    "sum_unroll",
+    f"Σᵢ₌₁ᴺ f(i) = f(1) + … + f(N)  (N a number ≤ {MAX_UNROLL})",
+    _sum_unroll,
+    figure="Γ ⊢ Σᵢ₌₁ᴺ f(i) = f(1) + … + f(N)",
+    fails=f"Does nothing to a sum with a symbolic bound or a bound above {MAX_UNROLL}.",
+    mathlib="Finset.sum_range_succ",
+)
+sum_linear = _rule(
+    "sum_linear",
+    "Σᵢ (a·fᵢ + gᵢ) = a·Σᵢ fᵢ + Σᵢ gᵢ  (a free of i)",
+    _sum_linear,
+    figure="Γ ⊢ Σᵢ (a fᵢ + gᵢ) = a Σᵢ fᵢ + Σᵢ gᵢ",
+    fails="Does nothing to a sum already split and with no factor to pull out.",
+    mathlib="Finset.sum_add_distrib, Finset.mul_sum",
+)
+clear_denominator = _rule(
+    "clear_denominator",
+    "a/b = c ⇔ a − bc = 0  when b > 0",
+    _clear_denominator,
+    figure="Γ ⊢ b > 0  ⟹  Γ ⊢ (a/b = c ⇔ a − bc = 0)",
+    fails="Does nothing unless the equation has a denominator provably positive"
+    " under the declared assumptions.",
+    mathlib="div_eq_iff",
+    on_propositions=True,
+)
+square_roots = _rule(
+    "square_roots",
+    "x² = w ⇔ x = √w ∨ x = −√w  (x real)",
+    _square_roots,
+    figure="x real  ⟹  Γ ⊢ (ax² + b = 0 ⇔ x = √(−b/a) ∨ x = −√(−b/a))",
+    fails="Does nothing unless exactly one real constant x makes the equation"
+    " a·x² + b = 0 with a ≠ 0 and a, b free of x.",
+    mathlib="sq_eq_sq_iff_eq_or_eq_neg",
+    on_propositions=True,
+)
+exclude_by_sign = _rule(
+    "exclude_by_sign",
+    "x > 0 rules out x = r for r < 0",
+    _exclude_by_sign,
+    figure="Γ ⊢ x > 0,  Γ ⊢ r < 0  ⟹  Γ ⊢ (P ∨ x = r ⇔ P)",
+    fails="Does nothing unless x > 0 is declared and r < 0 follows from the declarations.",
+    on_propositions=True,
+)

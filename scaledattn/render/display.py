@@ -1,0 +1,131 @@
+"""Shared helpers for the renderers: display form of expressions and statements."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import sympy
+from sympy import Add, Mul
+from sympy.core.parameters import evaluate
+from sympy.printing.precedence import PRECEDENCE
+from sympy.printing.pretty.pretty_symbology import pretty_symbol
+from sympy.printing.str import StrPrinter
+
+from scaledattn.kernel import Equation, Equivalence, Group
+from scaledattn.kernel.theorem import Statement
+
+RELATION = {"calc": "=", "iff": "⇔"}
+
+
+def flatten(expr: Any) -> Any:
+    """Undo Python's left-nesting of unevaluated sums and products (keep Group)."""
+    if not getattr(expr, "args", ()) or getattr(expr, "is_Atom", False):
+        return expr
+    args = [flatten(a) for a in expr.args]
+    if isinstance(expr, (Add, Mul)):
+        flat: list[Any] = []
+        for a in args:
+            flat.extend(a.args if type(a) is type(expr) else [a])
+        with evaluate(False):
+            return type(expr)(*flat)
+    if isinstance(expr, Group):
+        return Group(args[0])
+    with evaluate(False):
+        return expr.func(*args)
+
+
+def kind_of(statement: Statement) -> str:
+    """'iff' for an equivalence, 'calc' for an equation."""
+    return "iff" if isinstance(statement, Equivalence) else "calc"
+
+
+def sympy_string(expr: Any) -> str:
+    """The SymPy string of an expression, as written."""
+    return str(sympy.sstr(flatten(expr), order="none"))
+
+
+def statement_parts(statement: Statement) -> tuple[Any, str, Any]:
+    """(lhs, relation symbol, rhs) of a statement."""
+    relation = "⇔" if isinstance(statement, Equivalence) else "="
+    assert isinstance(statement, (Equation, Equivalence))
+    return flatten(statement.lhs), relation, flatten(statement.rhs)
+
+
+_SUPERSCRIPT = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
+
+
+class UnicodeLinePrinter(StrPrinter):
+    """One-line Unicode mathematics: σ_q²·dₖ, √dₖ, E[q·k] (for lists, tables, messages)."""
+
+    printmethod = "_unicode_line"
+
+    def _print_Symbol(self, expr: Any) -> str:
+        return str(pretty_symbol(expr.name)).replace("_j", "ⱼ")
+
+    def _print_Pow(self, expr: Any, rational: bool = False) -> str:
+        base, exp = expr.args
+        if exp == 1:
+            return str(self._print(base))
+        if exp == sympy.S.Half:
+            return "√" + str(self.parenthesize(base, PRECEDENCE["Pow"]))
+        if exp.is_Integer and exp > 1:
+            power = str(exp).translate(_SUPERSCRIPT)
+            return str(self.parenthesize(base, PRECEDENCE["Pow"])) + power
+        return str(super()._print_Pow(expr, rational))
+
+    def _print_Mul(self, expr: Any) -> str:
+        return str(super()._print_Mul(expr)).replace("*", "·")
+
+    def _print_E(self, expr: Any) -> str:
+        return f"E[{self._print(expr.args[0])}]"
+
+    def _operator(self, expr: Any) -> str:
+        inner = ", ".join(self._print(a) for a in expr.args)
+        return f"{type(expr).__name__}({inner})"
+
+    _print_Var = _print_Cov = _print_Std = _operator
+
+    def _print_Component(self, expr: Any) -> str:
+        return str(pretty_symbol(f"{expr.label.name}_{expr.index}")).replace("_j", "ⱼ")
+
+    def _print_Dot(self, expr: Any) -> str:
+        return f"{expr.args[0].name}·{expr.args[1].name}"
+
+    def _print_IndexSum(self, expr: Any) -> str:
+        limits = f"{self._print(expr.indices[0])}=1..{self._print(expr.upper)}"
+        return f"Σ_{{{limits}}} {self.parenthesize(expr.body, PRECEDENCE['Mul'])}"
+
+    def _print_CrossSum(self, expr: Any) -> str:
+        i, j = (self._print(x) for x in expr.indices)
+        return f"Σ_{{{i}≠{j}}} {self.parenthesize(expr.body, PRECEDENCE['Mul'])}"
+
+    def _print_Group(self, expr: Any) -> str:
+        return f"({self._print(expr.args[0])})"
+
+    def _print_Equality(self, expr: Any) -> str:
+        return f"{self._print(expr.lhs)} = {self._print(expr.rhs)}"
+
+    def _print_Or(self, expr: Any) -> str:
+        return " ∨ ".join(self._print(a) for a in expr.args)
+
+
+def unicode_line(expr: Any) -> str:
+    """``expr`` on one line in Unicode, as written.
+
+    >>> import sympy
+    >>> unicode_line(sympy.Symbol("sigma_q") ** 2 * sympy.sqrt(sympy.Symbol("d_k")))
+    '√dₖ·σ_q²'
+    """
+    return str(UnicodeLinePrinter({"order": "none"}).doprint(flatten(expr)))
+
+
+def assumption_text(assumption: Any) -> str:
+    """One assumption in Unicode: ``E[qᵢ] = 0 for every i``, ``Independent(X, Y)``."""
+    from scaledattn.kernel import Moment
+
+    if isinstance(assumption, Moment):
+        text = f"{unicode_line(assumption.lhs)} = {unicode_line(assumption.value)}"
+        if assumption.indices:
+            text += " for every " + ", ".join(str(i) for i in assumption.indices)
+        return text
+    return str(assumption)

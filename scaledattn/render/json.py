@@ -1,0 +1,44 @@
+"""JSON rendering: the derivation as data, also a replayable certificate."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from scaledattn.kernel import Audit
+from scaledattn.render.display import statement_parts, sympy_string
+from scaledattn.render.latex import statement_tex, tex
+
+
+def audit_json(audit: Audit) -> dict[str, Any]:
+    """``{theorem, statement, verified, steps: [{rule, expr, latex, verified, note}], …}``."""
+    d = audit.derivation
+    lhs, relation, rhs = statement_parts(d.statement)
+    used = audit.theorem.used if audit.theorem is not None else frozenset()
+    return {
+        "theorem": d.name,
+        "title": d.title,
+        "statement": f"{sympy_string(lhs)} {relation} {sympy_string(rhs)}",
+        "statement_latex": statement_tex(audit),
+        "verified": audit.verified,
+        "assumptions": [str(a) for a in d.assumptions],
+        "assumptions_used": [str(a) for a in d.assumptions if a in used],
+        "start": sympy_string(d.start),
+        "steps": [
+            {
+                "rule": r.rule_name,
+                "expr": sympy_string(r.step.claim),
+                "latex": tex(r.step.claim),
+                "verified": r.ok,
+                "note": r.step.note,
+                **({"error": str(r.error)} if r.error is not None else {}),
+            }
+            for r in audit.steps
+        ],
+        "errors": [str(e) for e in audit.errors],
+    }
+
+
+def to_json(data: Any) -> str:
+    """Serialise with stable formatting (UTF-8 kept readable)."""
+    return json.dumps(data, indent=2, ensure_ascii=False)

@@ -1,0 +1,22 @@
+"""Markdown rendering: $$ math blocks that a code host shows without a build step."""
+
+from __future__ import annotations
+
+from scaledattn.kernel import Audit
+from scaledattn.render.latex import audit_latex, statement_tex
+from scaledattn.render.text import verdict_line
+
+
+def audit_markdown(audit: Audit, heading: str = "###") -> str:
+    """Heading, statement, assumptions, the aligned derivation, a step table, verdict."""
+    d = audit.derivation
+    out = [f"{heading} `{d.name}`" + (f": {d.title}" if d.title else ""), ""]
+    out += ["$$", statement_tex(audit), "$$", ""]
+    out.append("**Assuming:** " + (", ".join(f"`{a}`" for a in d.assumptions) or "nothing"))
+    out += ["", "$$", audit_latex(audit), "$$", ""]
+    out += ["| step | rule | note | kernel |", "|---:|---|---|---|"]
+    for r in audit.steps:
+        mark = "✓" if r.ok else "✗ rejected"
+        out.append(f"| {r.number} | `{r.rule_name}` | {r.step.note} | {mark} |")
+    out += ["", f"**{verdict_line(audit)}**", ""]
+    return "\n".join(out)

@@ -1,0 +1,127 @@
+"""Plain-text rendering with SymPy's Unicode pretty printer."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sympy.printing.pretty.pretty import PrettyPrinter
+from sympy.printing.pretty.stringpict import prettyForm, stringPict
+
+from scaledattn.errors import ProofError
+from scaledattn.kernel import Audit
+from scaledattn.render.display import (
+    assumption_text,
+    flatten,
+    kind_of,
+    statement_parts,
+    sympy_string,
+)
+
+_PRINTER_SETTINGS = {"use_unicode": True, "order": "none", "wrap_line": False}
+RULE_COLUMN_MAX = 72
+
+
+def pretty_lines(expr: Any) -> tuple[list[str], int]:
+    """The pretty-printed lines of ``expr`` and the index of its baseline."""
+    form = PrettyPrinter(_PRINTER_SETTINGS)._print(flatten(expr))
+    lines = form.render(wrap_line=False).split("\n")
+    return lines, form.baseline
+
+
+def pretty(expr: Any) -> str:
+    """``expr`` pretty-printed in Unicode (possibly several lines)."""
+    return "\n".join(pretty_lines(expr)[0])
+
+
+def one_line(expr: Any) -> str:
+    """``expr`` pretty-printed, or its SymPy string if it takes several lines."""
+    lines, _ = pretty_lines(expr)
+    return lines[0] if len(lines) == 1 else sympy_string(expr)
+
+
+def _block(prefix: str, expr: Any, label: str) -> list[tuple[str, str]]:
+    """Rows (left, right) of one step: the relation on the baseline, label beside it."""
+    lines, base = pretty_lines(expr)
+    pad = " " * len(prefix)
+    rows = []
+    for n, line in enumerate(lines):
+        left = (prefix if n == base else pad) + line
+        rows.append((left, label if n == base else ""))
+    return rows
+
+
+def error_text(err: ProofError) -> str:
+    """A rejection, as the kernel phrased it."""
+    return str(err)
+
+
+def audit_text(audit: Audit) -> str:
+    """The whole derivation: statement, assumptions, steps with rules, verdict."""
+    d = audit.derivation
+    lhs, relation, rhs = statement_parts(d.statement)
+    out = [f"Theorem {d.name}" + (f" — {d.title}" if d.title else "")]
+    out += ["    " + line for line in _statement_lines(lhs, relation, rhs)]
+    if d.assumptions:
+        out.append("Assuming:")
+        out += [f"  • {assumption_text(a)}" for a in d.assumptions]
+    else:
+        out.append("Assuming: nothing")
+    out.append("")
+    rows: list[tuple[str, str]] = []
+    rows += _block("    ", d.start, "")
+    rel = "  = " if kind_of(d.statement) == "calc" else "  ⇔ "
+    errors: dict[int, str] = {}
+    for r in audit.steps:
+        mark = "✓" if r.ok else "✗"
+        label = f"{mark} {r.rule_name}" + (f" — {r.step.note}" if r.step.note else "")
+        rows += _block(rel, r.step.claim, label)
+        if r.error is not None:
+            errors[len(rows) - 1] = _indent(str(r.error), 6)
+    width = min(max(len(left) for left, _ in rows) + 3, RULE_COLUMN_MAX)
+    for n, (left, label) in enumerate(rows):
+        if not label:
+            out.append(left.rstrip())
+        elif len(left) + 3 <= width:
+            out.append(left.ljust(width) + label)
+        else:
+            out += [left.rstrip(), " " * width + label]
+        if n in errors:
+            out.append(errors[n])
+    if audit.statement_error is not None:
+        out.append(_indent(str(audit.statement_error), 6))
+    out.append("")
+    out.append(verdict_line(audit))
+    return "\n".join(out)
+
+
+def _statement_lines(lhs: Any, relation: str, rhs: Any) -> list[str]:
+    printer = PrettyPrinter(_PRINTER_SETTINGS)
+    left, right = printer._print(flatten(lhs)), printer._print(flatten(rhs))
+    joined = prettyForm(*stringPict.next(left, f" {relation} ", right))
+    return [line.rstrip() for line in joined.render(wrap_line=False).split("\n")]
+
+
+def _indent(text: str, n: int) -> str:
+    return "\n".join(" " * n + line for line in text.split("\n"))
+
+
+def verdict_line(audit: Audit) -> str:
+    """One line: VERIFIED or REJECTED, with the count of steps and the assumptions used."""
+    d = audit.derivation
+    n = len(d.steps)
+    if audit.theorem is not None:
+        used_list = [a for a in d.assumptions if a in audit.theorem.used]
+        if not d.assumptions:
+            used = "no assumptions"
+        elif len(used_list) == len(d.assumptions):
+            used = f"used all {len(used_list)} declared assumptions"
+        else:
+            used = "used " + "; ".join(assumption_text(a) for a in used_list)
+        line = f"VERIFIED {d.name}: {n} steps checked by the kernel, {used}"
+        unused = audit.theorem.unused
+        if unused:
+            line += "; declared but unused: " + "; ".join(assumption_text(a) for a in unused)
+        return line
+    first = audit.errors[0]
+    where = f"step {first.step}" if first.step else "statement"
+    return f"REJECTED {d.name}: {where} ({type(first).__name__}, rule {first.rule or '-'})"
