@@ -226,8 +226,8 @@ with as_written():
     )
 
 derivations = (
-    dot_product_mean,
     dot_product_variance,
+    dot_product_mean,
     dot_product_variance_general,
     dot_product_variance_with_means,
     dot_product_second_moment_d3,

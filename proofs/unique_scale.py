@@ -85,7 +85,7 @@ with as_written():
         .qed()
     )
 
-derivations = (scaled_variance, unique_scale, scale_by_d_k)
+derivations = (unique_scale, scaled_variance, scale_by_d_k)
 
 if __name__ == "__main__":
     raise SystemExit(run(derivations))

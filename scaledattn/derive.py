@@ -36,13 +36,41 @@ from scaledattn.kernel import (
     Theorem,
     audit,
 )
+from scaledattn.render import render
+from scaledattn.render.latex import audit_latex
 
-__all__ = ["Builder", "audit_of", "calc", "equivalence", "group", "prove", "run"]
+__all__ = ["Builder", "Proof", "audit_of", "calc", "equivalence", "group", "prove", "run"]
 
 
 def group(expr: Any) -> Group:
     """Keep parentheses around ``expr`` when it is shown; the kernel ignores them."""
     return Group(expr)
+
+
+@dataclass(frozen=True)
+class Proof(Derivation):
+    """A derivation written with ``calc``/``equivalence``; it shows itself as mathematics.
+
+    In Jupyter it displays as Markdown with $$ math (the kernel's verdict included);
+    ``str()`` gives the Unicode text rendering.
+    """
+
+    def audit(self) -> Audit:
+        """The kernel's verdict on every step (cached)."""
+        return audit_of(self)
+
+    def theorem(self) -> Theorem:
+        """The proved Theorem, or the kernel's first ProofError."""
+        return prove(self)
+
+    def __str__(self) -> str:
+        return render(audit_of(self), "text")
+
+    def _repr_markdown_(self) -> str:
+        return render(audit_of(self), "markdown")
+
+    def _repr_latex_(self) -> str:
+        return "$$" + audit_latex(audit_of(self)) + "$$"
 
 
 @dataclass(frozen=True)
@@ -63,9 +91,10 @@ class Builder:
         """Add ``⇔ claim`` justified by the rule or theorem ``by``."""
         return self._add(claim, by, note)
 
-    def qed(self) -> Derivation:
+    def qed(self) -> Proof:
         """The finished (still unchecked) derivation."""
-        return self.derivation
+        d = self.derivation
+        return Proof(d.name, d.statement, d.steps, d.assumptions, d.title)
 
 
 def calc(
@@ -133,8 +162,6 @@ def prove(derivation: Derivation) -> Theorem:
 
 def run(derivations: Sequence[Derivation], fmt: str = "text") -> int:
     """Print each derivation and a verdict; 0 if all verified, 1 otherwise (for scripts)."""
-    from scaledattn.render import render
-
     failed = []
     for n, d in enumerate(derivations):
         result = audit_of(d)

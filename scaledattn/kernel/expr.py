@@ -19,6 +19,7 @@ Sum(q_i**2, (i, 1, 3))
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -26,8 +27,6 @@ import sympy
 from sympy import Expr, Integer, Symbol
 from sympy.core.parameters import evaluate
 from sympy.printing.precedence import PRECEDENCE
-from sympy.printing.pretty.pretty_symbology import pretty_symbol
-from sympy.printing.pretty.stringpict import prettyForm, stringPict
 
 from scaledattn.errors import InvalidArgument
 
@@ -142,14 +141,6 @@ class Component(Expr):
     def _sympystr(self, printer: Any) -> str:
         return f"{self.label.name}_{printer._print(self.index)}"
 
-    def _latex(self, printer: Any, exp: Any = None) -> str:
-        s = f"{self.label.name}_{{{printer._print(self.index)}}}"
-        return s if exp is None else f"{s}^{{{exp}}}"
-
-    def _pretty(self, printer: Any) -> Any:
-        text = pretty_symbol(f"{self.label.name}_{sympy.sstr(self.index)}")
-        return prettyForm(text.replace("_j", "ⱼ"))
-
 
 class RandomVector:
     """A random vector q = (q_1, ..., q_n) of real components; q[i] is a Component.
@@ -189,7 +180,6 @@ class _Operator(Expr):
     is_commutative = True
     is_real = True
     arity = 1
-    word = ""
 
     def __new__(cls, *args: Any) -> _Operator:
         if len(args) != cls.arity:
@@ -201,50 +191,23 @@ class _Operator(Expr):
         inner = ", ".join(printer._print(a) for a in self.args)
         return f"{type(self).__name__}({inner})"
 
-    def _latex(self, printer: Any, exp: Any = None) -> str:
-        inner = ", ".join(printer._print(a) for a in self.args)
-        s = rf"\operatorname{{{self.word}}}\left({inner}\right)"
-        return s if exp is None else f"{s}^{{{exp}}}"
-
-    def _pretty(self, printer: Any) -> Any:
-        inner = printer._print(self.args[0])
-        for a in self.args[1:]:
-            inner = prettyForm(*stringPict.next(inner, ", ", printer._print(a)))
-        inner = prettyForm(*inner.parens("(", ")"))
-        return prettyForm(*inner.left(self.word))
-
 
 class E(_Operator):
     """Expectation E[Z] of a random expression Z, kept unevaluated."""
 
-    word = "E"
-
-    def _latex(self, printer: Any, exp: Any = None) -> str:
-        s = rf"\mathbb{{E}}\left[{printer._print(self.args[0])}\right]"
-        return s if exp is None else f"{s}^{{{exp}}}"
-
-    def _pretty(self, printer: Any) -> Any:
-        inner = printer._print(self.args[0])
-        return prettyForm(*stringPict.next(prettyForm("E["), inner, prettyForm("]")))
-
 
 class Var(_Operator):
     """Variance Var(Z), kept unevaluated."""
-
-    word = "Var"
 
 
 class Cov(_Operator):
     """Covariance Cov(Y, Z), kept unevaluated."""
 
     arity = 2
-    word = "Cov"
 
 
 class Std(_Operator):
     """Standard deviation Std(Z) = √Var(Z), kept unevaluated."""
-
-    word = "Std"
 
 
 MOMENT_OPERATORS = (E, Var, Cov, Std)
@@ -276,15 +239,6 @@ class Dot(Expr):
 
     def _sympystr(self, printer: Any) -> str:
         return f"{self.args[0].name}·{self.args[1].name}"
-
-    def _latex(self, printer: Any, exp: Any = None) -> str:
-        s = rf"{self.args[0].name} \cdot {self.args[1].name}"
-        return f"\\left({s}\\right)^{{{exp}}}" if exp is not None else s
-
-    def _pretty(self, printer: Any) -> Any:
-        form = prettyForm(f"{self.args[0].name}·{self.args[1].name}")
-        form.binding = prettyForm.MUL
-        return form
 
 
 # ---------------------------------------------------------------------- sums
@@ -332,38 +286,9 @@ class IndexSum(Expr):
         real: bool | None = self.body.is_real
         return real
 
-    def _range_text(self, printer: Any) -> str:
-        return f"{printer._print(self.indices[0])}=1"
-
     def _sympystr(self, printer: Any) -> str:
         i = printer._print(self.indices[0])
         return f"Sum({printer._print(self.body)}, ({i}, 1, {printer._print(self.upper)}))"
-
-    def _latex_limits(self, printer: Any) -> str:
-        return f"{printer._print(self.indices[0])}=1"
-
-    def _latex(self, printer: Any, exp: Any = None) -> str:
-        body = printer._print(self.body)
-        if isinstance(self.body, sympy.Add):
-            body = rf"\left({body}\right)"
-        s = rf"\sum_{{{self._latex_limits(printer)}}}^{{{printer._print(self.upper)}}} {body}"
-        return s if exp is None else rf"\left({s}\right)^{{{exp}}}"
-
-    def _pretty_limits(self) -> str:
-        return f"{sympy.sstr(self.indices[0])}=1"
-
-    def _pretty(self, printer: Any) -> Any:
-        upper = printer._print(self.upper)
-        lower = prettyForm(self._pretty_limits())
-        sigma = prettyForm("Σ")
-        block = prettyForm(*stringPict.stack(upper, sigma, lower))
-        block.baseline = upper.height()
-        body = printer._print(self.body)
-        if isinstance(self.body, sympy.Add):
-            body = prettyForm(*body.parens())
-        result = prettyForm(*block.right(" ", body))
-        result.binding = prettyForm.MUL
-        return result
 
 
 class CrossSum(IndexSum):
@@ -392,14 +317,6 @@ class CrossSum(IndexSum):
         body, n = printer._print(self.body), printer._print(self.upper)
         return f"CrossSum({body}, ({i}, {j}, 1, {n}))"
 
-    def _latex_limits(self, printer: Any) -> str:
-        i, j = (printer._print(s) for s in self.indices)
-        return rf"{i} \neq {j}"
-
-    def _pretty_limits(self) -> str:
-        i, j = (sympy.sstr(s) for s in self.indices)
-        return f"{i}≠{j}"
-
 
 SUMS = (IndexSum, CrossSum)
 
@@ -418,13 +335,6 @@ class Group(Expr):
 
     def _sympystr(self, printer: Any) -> str:
         return f"({printer._print(self.args[0])})"
-
-    def _latex(self, printer: Any, exp: Any = None) -> str:
-        s = rf"\left({printer._print(self.args[0])}\right)"
-        return s if exp is None else f"{s}^{{{exp}}}"
-
-    def _pretty(self, printer: Any) -> Any:
-        return prettyForm(*printer._print(self.args[0]).parens())
 
 
 # ------------------------------------------------------------------ utilities
@@ -478,26 +388,54 @@ _BOUND = tuple(sympy.Dummy(f"ι{n}", integer=True, positive=True) for n in range
 
 
 def canonical_indices(expr: Expr) -> Expr:
-    """Rename every bound summation index to a fixed dummy, by nesting depth."""
+    """Rename bound summation indices to fixed dummies, in a canonical order.
+
+    Nested single sums may be taken in any order and the two indices of a cross sum
+    may be swapped (finite sums: Fubini, and the symmetry of i ≠ j); among those
+    equal forms the one with the smallest ``srepr`` is chosen.
+    """
     return _canon(expr, 0)
 
 
+MAX_PERMUTED_BINDERS = 4
+
+
 def _canon(expr: Any, depth: int) -> Any:
-    if isinstance(expr, SUMS):
-        new = _BOUND[depth : depth + len(expr.indices)]
-        body = expr.body.xreplace(dict(zip(expr.indices, new, strict=True)))
-        body = _canon(body, depth + len(new))
-        return expr.remake(body, new, expr.upper)
+    if type(expr) is IndexSum:
+        binders: list[tuple[Symbol, Expr]] = []
+        e = expr
+        while type(e) is IndexSum:
+            binders.append((e.indices[0], e.upper))
+            e = e.body
+        orders = (
+            itertools.permutations(binders)
+            if len(binders) <= MAX_PERMUTED_BINDERS
+            else iter([tuple(binders)])
+        )
+        return min((_rebind(e, order, depth) for order in orders), key=sympy.srepr)
+    if isinstance(expr, CrossSum):
+        i, j = expr.indices
+        swapped = expr.remake(expr.body, (j, i), expr.upper)
+        return min((_canon_cross(expr, depth), _canon_cross(swapped, depth)), key=sympy.srepr)
     if not getattr(expr, "args", ()) or expr.is_Atom:
         return expr
     return expr.func(*(_canon(a, depth) for a in expr.args))
 
 
-def map_args(expr: Expr, fn: Callable[[Expr], Expr]) -> Expr:
-    """Rebuild ``expr`` with ``fn`` applied to each argument."""
-    if not expr.args or expr.is_Atom:
-        return expr
-    return expr.func(*(fn(a) for a in expr.args))
+def _rebind(body: Expr, order: tuple[tuple[Symbol, Expr], ...], depth: int) -> Expr:
+    new = _BOUND[depth : depth + len(order)]
+    inner = _canon(
+        body.xreplace({old: n for (old, _), n in zip(order, new, strict=True)}), depth + len(order)
+    )
+    for n in reversed(range(len(order))):
+        inner = IndexSum(inner, new[n], order[n][1])
+    return inner
+
+
+def _canon_cross(expr: IndexSum, depth: int) -> Expr:
+    new = _BOUND[depth : depth + 2]
+    body = expr.body.xreplace(dict(zip(expr.indices, new, strict=True)))
+    return expr.remake(_canon(body, depth + 2), new, expr.upper)
 
 
 def normal_form(expr: Expr) -> Expr:
@@ -507,7 +445,7 @@ def normal_form(expr: Expr) -> Expr:
     No ``simplify``: only ring arithmetic, which SymPy decides reliably.
     """
     with evaluate(True):
-        return sympy.expand(canonical_indices(_rebuild(expr)))
+        return sympy.expand(canonical_indices(sympy.expand(_rebuild(expr))))
 
 
 def _opaque(expr: Expr, found: dict[Expr, None]) -> None:

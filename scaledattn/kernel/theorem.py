@@ -318,18 +318,17 @@ def _missing_assumption(prev: Any, claim: Any, rule: Any, ctx: Context) -> str:
             return "an independence assumption covering the factors of " + ", ".join(
                 f"E[{p}]" for p in pairs if "*" in p
             )
-    if name in ("exclude_by_sign", "clear_denominator", "variance_const_mul"):
-        symbols = sorted(
-            (s for s in rebuild(prev).free_symbols if s.is_real and not s.is_positive), key=str
-        )
+    unchanged = _equal("calc" if isinstance(prev, Expr) else "iff", rule.apply(prev, ctx)[0], prev)
+    if name in ("exclude_by_sign", "clear_denominator", "variance_const_mul") and unchanged:
+        constants = (s for s in rebuild(prev).free_symbols if type(s) is sympy.Symbol)
         declared = {p.symbol for p in ctx.positives()}
-        lacking = [str(s) for s in symbols if s not in declared]
+        lacking = sorted(
+            str(s) for s in constants if s.is_positive is not True and s not in declared
+        )
         if lacking:
             return ", ".join(f"{s} > 0" for s in lacking)
-    if name == "substitute_moment":
-        derived, _ = rule.apply(prev, ctx)
-        if derived == rebuild(prev) or not _equal("calc", derived, claim):
-            return "a declared moment for the term(s) the claim replaces (none declared fits)"
+    if name == "substitute_moment" and unchanged:
+        return "a declared moment for the term(s) the claim replaces (none declared fits)"
     if getattr(rule, "theorem", None) is not None:
         lacking_t = [str(a) for a in rule.theorem.used if not ctx.entails(a)]
         if lacking_t:

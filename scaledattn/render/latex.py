@@ -4,15 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-import sympy
-
 from scaledattn.kernel import Audit
 from scaledattn.render.display import flatten, kind_of, statement_parts
+from scaledattn.render.printers import latex
 
 
 def tex(expr: Any) -> str:
     """SymPy's LaTeX for ``expr``, as written (no reordering)."""
-    return str(sympy.latex(flatten(expr), order="none"))
+    return latex(flatten(expr))
 
 
 def rule_tex(name: str) -> str:
@@ -31,10 +30,9 @@ def audit_latex(audit: Audit) -> str:
     """The derivation as an ``aligned`` environment; failed steps are marked."""
     d = audit.derivation
     rel = "&=" if kind_of(d.statement) == "calc" else r"&\iff"
-    lines = [r"\begin{aligned}", f"  {tex(d.start)}"]
-    for r in audit.steps:
+    rows = []
+    for n, r in enumerate(audit.steps):
         mark = "" if r.ok else r"\ \text{(rejected)}"
-        lines[-1] += r" \\"
-        lines.append(f"  {rel} {tex(r.step.claim)} && {rule_tex(r.rule_name)}{mark}")
-    lines.append(r"\end{aligned}")
-    return "\n".join(lines)
+        left = tex(d.start) + " " if n == 0 else ""
+        rows.append(f"  {left}{rel} {tex(r.step.claim)} && {rule_tex(r.rule_name)}{mark}")
+    return "\n".join([r"\begin{aligned}", " \\\\\n".join(rows), r"\end{aligned}"])

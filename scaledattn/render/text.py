@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from sympy.printing.pretty.pretty import PrettyPrinter
 from sympy.printing.pretty.stringpict import prettyForm, stringPict
 
 from scaledattn.errors import ProofError
@@ -16,14 +15,14 @@ from scaledattn.render.display import (
     statement_parts,
     sympy_string,
 )
+from scaledattn.render.printers import pretty_form
 
-_PRINTER_SETTINGS = {"use_unicode": True, "order": "none", "wrap_line": False}
 RULE_COLUMN_MAX = 72
 
 
 def pretty_lines(expr: Any) -> tuple[list[str], int]:
     """The pretty-printed lines of ``expr`` and the index of its baseline."""
-    form = PrettyPrinter(_PRINTER_SETTINGS)._print(flatten(expr))
+    form = pretty_form(flatten(expr))
     lines = form.render(wrap_line=False).split("\n")
     return lines, form.baseline
 
@@ -95,8 +94,7 @@ def audit_text(audit: Audit) -> str:
 
 
 def _statement_lines(lhs: Any, relation: str, rhs: Any) -> list[str]:
-    printer = PrettyPrinter(_PRINTER_SETTINGS)
-    left, right = printer._print(flatten(lhs)), printer._print(flatten(rhs))
+    left, right = pretty_form(flatten(lhs)), pretty_form(flatten(rhs))
     joined = prettyForm(*stringPict.next(left, f" {relation} ", right))
     return [line.rstrip() for line in joined.render(wrap_line=False).split("\n")]
 

@@ -1,0 +1,113 @@
+"""SymPy printers that know the kernel's terms: E[·], Var(·), Σ sums, components.
+
+The kernel's classes carry only their plain SymPy string; how they look in Unicode
+and LaTeX is decided here, outside the trusted code.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import sympy
+from sympy import Add
+from sympy.printing.latex import LatexPrinter
+from sympy.printing.pretty.pretty import PrettyPrinter
+from sympy.printing.pretty.pretty_symbology import pretty_symbol
+from sympy.printing.pretty.stringpict import prettyForm, stringPict
+
+
+def subscripted(name: str, index: Any) -> str:
+    """``q_i`` as Unicode with a subscript where Unicode has one (qᵢ, q₁, qⱼ)."""
+    return str(pretty_symbol(f"{name}_{sympy.sstr(index)}")).replace("_j", "ⱼ")
+
+
+class TermPrettyPrinter(PrettyPrinter):
+    """SymPy's Unicode pretty printer, extended with the kernel's terms."""
+
+    def _print_E(self, e: Any) -> Any:
+        return prettyForm(
+            *stringPict.next(prettyForm("E["), self._print(e.args[0]), prettyForm("]"))
+        )
+
+    def _operator(self, e: Any) -> Any:
+        inner = self._print(e.args[0])
+        for a in e.args[1:]:
+            inner = prettyForm(*stringPict.next(inner, ", ", self._print(a)))
+        return prettyForm(*prettyForm(*inner.parens("(", ")")).left(type(e).__name__))
+
+    _print_Var = _print_Cov = _print_Std = _operator
+
+    def _print_Component(self, e: Any) -> Any:
+        return prettyForm(subscripted(e.label.name, e.index))
+
+    def _print_Dot(self, e: Any) -> Any:
+        form = prettyForm(f"{e.args[0].name}·{e.args[1].name}")
+        form.binding = prettyForm.MUL
+        return form
+
+    def _sum(self, e: Any, limits: str) -> Any:
+        upper = self._print(e.upper)
+        block = prettyForm(*stringPict.stack(upper, prettyForm("Σ"), prettyForm(limits)))
+        block.baseline = upper.height()
+        body = self._print(e.body)
+        if isinstance(e.body, Add):
+            body = prettyForm(*body.parens())
+        result = prettyForm(*block.right(" ", body))
+        result.binding = prettyForm.MUL
+        return result
+
+    def _print_IndexSum(self, e: Any) -> Any:
+        return self._sum(e, f"{sympy.sstr(e.indices[0])}=1")
+
+    def _print_CrossSum(self, e: Any) -> Any:
+        i, j = (sympy.sstr(s) for s in e.indices)
+        return self._sum(e, f"{i}≠{j}")
+
+    def _print_Group(self, e: Any) -> Any:
+        return prettyForm(*self._print(e.args[0]).parens())
+
+
+class TermLatexPrinter(LatexPrinter):
+    """SymPy's LaTeX printer, extended with the kernel's terms."""
+
+    def _print_E(self, e: Any) -> str:
+        return rf"\mathbb{{E}}\left[{self._print(e.args[0])}\right]"
+
+    def _operator(self, e: Any) -> str:
+        inner = ", ".join(self._print(a) for a in e.args)
+        return rf"\operatorname{{{type(e).__name__}}}\left({inner}\right)"
+
+    _print_Var = _print_Cov = _print_Std = _operator
+
+    def _print_Component(self, e: Any) -> str:
+        return f"{e.label.name}_{{{self._print(e.index)}}}"
+
+    def _print_Dot(self, e: Any) -> str:
+        return rf"{e.args[0].name} \cdot {e.args[1].name}"
+
+    def _sum(self, e: Any, limits: str) -> str:
+        body = self._print(e.body)
+        if isinstance(e.body, Add):
+            body = rf"\left({body}\right)"
+        return rf"\sum_{{{limits}}}^{{{self._print(e.upper)}}} {body}"
+
+    def _print_IndexSum(self, e: Any) -> str:
+        return self._sum(e, f"{self._print(e.indices[0])}=1")
+
+    def _print_CrossSum(self, e: Any) -> str:
+        i, j = (self._print(s) for s in e.indices)
+        return self._sum(e, rf"{i} \neq {j}")
+
+    def _print_Group(self, e: Any) -> str:
+        return rf"\left({self._print(e.args[0])}\right)"
+
+
+def pretty_form(expr: Any) -> Any:
+    """The prettyForm of ``expr`` (Unicode, as written, no line wrapping)."""
+    settings = {"use_unicode": True, "order": "none", "wrap_line": False}
+    return TermPrettyPrinter(settings)._print(expr)
+
+
+def latex(expr: Any) -> str:
+    """LaTeX for ``expr``, as written."""
+    return str(TermLatexPrinter({"order": "none"}).doprint(expr))

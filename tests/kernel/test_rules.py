@@ -1,0 +1,286 @@
+"""Every primitive rule accepts what is true and rejects what is not.
+
+Each rule has rows in ACCEPT and in REJECT; a test checks that every rule in the
+kernel's table appears in both, so a new rule cannot arrive without its tests.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from sympy import Eq, Or, S, Symbol, sqrt
+
+from scaledattn.errors import MissingAssumption, ProofError, StepMismatch
+from scaledattn.kernel import (
+    RULES,
+    Cov,
+    CrossSum,
+    Dot,
+    E,
+    Independent,
+    IndependentComponents,
+    IndependentPairs,
+    IndexSum,
+    Mean,
+    Moment,
+    Positive,
+    RandomVector,
+    Std,
+    UnitVariance,
+    Var,
+    Variance,
+    ZeroMean,
+    dimension,
+    index,
+    random_variables,
+)
+from scaledattn.kernel import rules as R
+
+from .helpers import accepts, rejection
+
+X, Y, Z = random_variables("X Y Z")
+d = dimension("d_k")
+q, k = RandomVector("q", d), RandomVector("k", d)
+q3, k3 = RandomVector("q", 3), RandomVector("k", 3)
+i, j = index("i"), index("j")
+a, b = Symbol("a", real=True), Symbol("b", real=True)
+c = Symbol("c", real=True)
+mu, sigma = Symbol("mu", real=True), Symbol("sigma", positive=True)
+LESSON = [IndependentComponents(q, k), ZeroMean(q), ZeroMean(k), UnitVariance(q), UnitVariance(k)]
+
+# (rule, previous, claim, assumptions, is an equivalence step)
+Row = tuple[R.Rule, Any, Any, list[Any], bool]
+
+ACCEPT: list[Row] = [
+    (R.ring, (X + Y) ** 2, X**2 + 2 * X * Y + Y**2, [], False),
+    (R.ring, E((X + Y) ** 2), E(X**2 + 2 * X * Y + Y**2), [], False),
+    (R.variance_def, Var(X), E(X**2) - E(X) ** 2, [], False),
+    (R.variance_def, E(X**2) - E(X) ** 2 + 1, Var(X) + 1, [], False),
+    (R.covariance_def, Cov(X, Y), E(X * Y) - E(X) * E(Y), [], False),
+    (R.std_def, Std(X), sqrt(Var(X)), [], False),
+    (R.expectation_linear, E(2 * X + 3 * Y + 5), 2 * E(X) + 3 * E(Y) + 5, [], False),
+    (R.expectation_linear, E(IndexSum(q[i], i, d)), IndexSum(E(q[i]), i, d), [], False),
+    (R.expectation_linear, E(a * X * Y), a * E(X * Y), [], False),
+    (R.expectation_mul_of_indep, E(X * Y), E(X) * E(Y), [Independent(X, Y)], False),
+    (R.expectation_mul_of_indep, E(X**2 * Y), E(X**2) * E(Y), [Independent(X, Y)], False),
+    (
+        R.expectation_mul_of_indep,
+        E(X * Y * Z),
+        E(X) * E(Y) * E(Z),
+        [Independent(X, Y, Z)],
+        False,
+    ),
+    (
+        R.expectation_mul_of_indep,
+        CrossSum(E(q[i] * q[j]), i, j, d),
+        CrossSum(E(q[i]) * E(q[j]), i, j, d),
+        [IndependentComponents(q)],
+        False,
+    ),
+    (
+        R.expectation_mul_of_indep,
+        E(q[i] * k[i]),
+        E(q[i]) * E(k[i]),
+        [IndependentComponents(q, k)],
+        False,
+    ),
+    (
+        R.expectation_mul_of_indep,
+        CrossSum(E(q[i] * k[i] * q[j] * k[j]), i, j, d),
+        CrossSum(E(q[i] * k[i]) * E(q[j] * k[j]), i, j, d),
+        [IndependentPairs(q, k)],
+        False,
+    ),
+    (
+        R.expectation_mul_of_indep,
+        E(q3[1] * q3[2]),
+        E(q3[1]) * E(q3[2]),
+        [IndependentComponents(q3)],
+        False,
+    ),
+    (R.variance_const_mul, Var(2 * X), 4 * Var(X), [], False),
+    (R.variance_const_mul, Var(X / c), Var(X) / c**2, [Positive(c)], False),
+    (R.substitute_moment, E(q[j]) + Var(k[i]), S.One, [ZeroMean(q), UnitVariance(k)], False),
+    (R.substitute_moment, E(X) * E(Y), mu**2, [Mean(X, mu), Mean(Y, mu)], False),
+    (R.substitute_moment, E(q[i] * k[i]), a, [Moment(E(q[i] * k[i]), a)], False),
+    (R.dot_def, Dot(q, k), IndexSum(q[i] * k[i], i, d), [], False),
+    (R.dot_def, Dot(q, k), IndexSum(q[j] * k[j], j, d), [], False),
+    (
+        R.sum_mul_sum,
+        IndexSum(q[i], i, d) ** 2,
+        IndexSum(IndexSum(q[i] * q[j], j, d), i, d),
+        [],
+        False,
+    ),
+    (
+        R.sum_mul_sum,
+        IndexSum(q[i], i, d) * IndexSum(k[i], i, d),
+        IndexSum(IndexSum(q[i] * k[j], j, d), i, d),
+        [],
+        False,
+    ),
+    (
+        R.split_diagonal,
+        IndexSum(IndexSum(q[i] * q[j], j, d), i, d),
+        IndexSum(q[i] ** 2, i, d) + CrossSum(q[i] * q[j], i, j, d),
+        [],
+        False,
+    ),
+    (R.count_terms, IndexSum(a, i, d), d * a, [], False),
+    (R.count_terms, CrossSum(a, i, j, d), d * (d - 1) * a, [], False),
+    (R.count_terms, IndexSum(S.One, i, 3), S(3), [], False),
+    (R.sum_unroll, IndexSum(q3[i], i, 3), q3[1] + q3[2] + q3[3], [], False),
+    (
+        R.sum_unroll,
+        CrossSum(q3[i] * q3[j], i, j, 3),
+        2 * (q3[1] * q3[2] + q3[1] * q3[3] + q3[2] * q3[3]),
+        [],
+        False,
+    ),
+    (
+        R.sum_linear,
+        IndexSum(a * q[i] + k[i], i, d),
+        a * IndexSum(q[i], i, d) + IndexSum(k[i], i, d),
+        [],
+        False,
+    ),
+    (R.clear_denominator, Eq(d / c**2, 1), Eq(d - c**2, 0), [Positive(c)], True),
+    (R.square_roots, Eq(d - c**2, 0), Or(Eq(c, sqrt(d)), Eq(c, -sqrt(d))), [], True),
+    (R.exclude_by_sign, Or(Eq(c, sqrt(d)), Eq(c, -sqrt(d))), Eq(c, sqrt(d)), [Positive(c)], True),
+]
+
+REJECT: list[Row] = [
+    (R.ring, (X + Y) ** 2, X**2 + Y**2, [], False),
+    (R.ring, Var(X + Y), Var(X) + Var(Y), [], False),
+    (R.variance_def, Var(X), E(X) ** 2 - E(X**2), [], False),
+    (R.variance_def, Var(X + Y), Var(X) + Var(Y), [], False),
+    (R.covariance_def, Cov(X, Y), E(X * Y) + E(X) * E(Y), [], False),
+    (R.std_def, Std(X), Var(X), [], False),
+    (R.expectation_linear, E(X * Y), E(X) * E(Y), [], False),
+    (R.expectation_linear, E(X**2), E(X) ** 2, [], False),
+    (R.expectation_mul_of_indep, E(X * Y), E(X) * E(Y), [], False),
+    (R.expectation_mul_of_indep, E(X * Y), E(X) * E(Y), [Independent(X, Z)], False),
+    (
+        R.expectation_mul_of_indep,
+        E(X * Y * Z),
+        E(X) * E(Y) * E(Z),
+        [Independent(X, Y), Independent(Y, Z), Independent(X, Z)],
+        False,
+    ),
+    (R.expectation_mul_of_indep, E(X**2), E(X) ** 2, [Independent(X, Y)], False),
+    (
+        R.expectation_mul_of_indep,
+        IndexSum(IndexSum(E(q[i] * q[j]), j, d), i, d),
+        IndexSum(IndexSum(E(q[i]) * E(q[j]), j, d), i, d),
+        [IndependentComponents(q)],
+        False,
+    ),
+    (
+        R.expectation_mul_of_indep,
+        E(q[i] ** 2 * k[i] ** 2),
+        E(q[i] ** 2) * E(k[i] ** 2),
+        [IndependentPairs(q, k)],
+        False,
+    ),
+    (R.variance_const_mul, Var(2 * X), 2 * Var(X), [], False),
+    (R.variance_const_mul, Var(X / c), Var(X) / c, [Positive(c)], False),
+    (R.variance_const_mul, Var(X / c), Var(X) / c**2, [], False),
+    (R.variance_const_mul, Var(X + 1), Var(X) + 1, [], False),
+    (R.substitute_moment, E(q[i] ** 2), S.One, [ZeroMean(q)], False),
+    (R.substitute_moment, E(k[i]), mu, [Mean(q, mu), ZeroMean(k)], False),
+    (R.substitute_moment, Var(q[i]), sigma**2, [Variance(k, sigma**2)], False),
+    (R.dot_def, Dot(q, k), IndexSum(q[i] * k[j], i, d), [], False),
+    (R.dot_def, Dot(q, k), IndexSum(q[i] * k[i], i, dimension("d_v")), [], False),
+    (R.sum_mul_sum, IndexSum(q[i], i, d) ** 2, IndexSum(q[i] ** 2, i, d), [], False),
+    (
+        R.split_diagonal,
+        IndexSum(IndexSum(q[i] * q[j], j, d), i, d),
+        CrossSum(q[i] * q[j], i, j, d),
+        [],
+        False,
+    ),
+    (R.count_terms, CrossSum(a, i, j, d), d**2 * a, [], False),
+    (R.count_terms, CrossSum(a, i, j, d), d * (d + 1) * a, [], False),
+    (R.count_terms, CrossSum(a, i, j, d), S.Zero, [], False),
+    (R.count_terms, IndexSum(E(q[i] ** 2), i, d), d * E(q[i] ** 2), [], False),
+    (R.sum_unroll, IndexSum(q3[i], i, 3), q3[1] + q3[2], [], False),
+    (R.sum_unroll, IndexSum(q[i], i, d), q[1], [], False),
+    (
+        R.sum_linear,
+        IndexSum(q[i] * k[i], i, d),
+        IndexSum(q[i], i, d) * IndexSum(k[i], i, d),
+        [],
+        False,
+    ),
+    (R.clear_denominator, Eq(d / c**2, 1), Eq(d - c**2, 0), [], True),
+    (R.clear_denominator, Eq(d / c**2, 1), Eq(d - c, 0), [Positive(c)], True),
+    (R.square_roots, Eq(d - c**2, 0), Eq(c, sqrt(d)), [], True),
+    (R.square_roots, Eq(d - c**2, 0), Or(Eq(c, d), Eq(c, -d)), [], True),
+    (R.exclude_by_sign, Or(Eq(c, sqrt(d)), Eq(c, -sqrt(d))), Eq(c, sqrt(d)), [], True),
+    (R.exclude_by_sign, Or(Eq(c, sqrt(d)), Eq(c, -sqrt(d))), Eq(c, -sqrt(d)), [Positive(c)], True),
+]
+
+
+def _id(row: Row) -> str:
+    return row[0].name
+
+
+@pytest.mark.parametrize("row", ACCEPT, ids=[_id(r) for r in ACCEPT])
+def test_kernel_accepts_a_true_step(row: Row) -> None:
+    rule, prev, claim, assuming, iff = row
+    assert accepts(rule, prev, claim, assuming, iff=iff), rejection(
+        rule, prev, claim, assuming, iff=iff
+    )
+
+
+@pytest.mark.parametrize("row", REJECT, ids=[_id(r) for r in REJECT])
+def test_kernel_rejects_a_false_or_unjustified_step(row: Row) -> None:
+    rule, prev, claim, assuming, iff = row
+    error = rejection(rule, prev, claim, assuming, iff=iff)
+    assert isinstance(error, ProofError)
+    assert error.step == 1
+    assert error.rule == rule.name
+
+
+def test_every_rule_has_accepting_and_rejecting_rows() -> None:
+    accepted = {row[0].name for row in ACCEPT}
+    rejected = {row[0].name for row in REJECT}
+    assert set(RULES) <= accepted, set(RULES) - accepted
+    assert set(RULES) <= rejected, set(RULES) - rejected
+
+
+def test_a_rejection_names_step_rule_claim_and_what_the_rule_gives() -> None:
+    error = rejection(R.variance_def, Var(X), E(X) ** 2 - E(X**2))
+    assert isinstance(error, StepMismatch)
+    text = str(error)
+    assert "step 1" in text
+    assert "variance_def" in text
+    assert "claimed:    E(X)**2 - E(X**2)" in text
+    assert "rule gives: -E(X)**2 + E(X**2)" in text
+
+
+def test_a_missing_independence_is_named_as_a_missing_assumption() -> None:
+    error = rejection(R.expectation_mul_of_indep, E(X * Y), E(X) * E(Y))
+    assert isinstance(error, MissingAssumption)
+    assert "needs" in str(error)
+    assert "E[X*Y]" in str(error)
+
+
+def test_a_missing_positivity_is_named_as_a_missing_assumption() -> None:
+    error = rejection(
+        R.exclude_by_sign, Or(Eq(c, sqrt(d)), Eq(c, -sqrt(d))), Eq(c, sqrt(d)), iff=True
+    )
+    assert isinstance(error, MissingAssumption)
+    assert "c > 0" in str(error)
+
+
+def test_a_step_records_the_assumptions_it_used() -> None:
+    from .helpers import chain
+
+    result = chain(
+        E(X * Y), [(E(X) * E(Y), R.expectation_mul_of_indep)], [Independent(X, Y), ZeroMean(Z)]
+    )
+    assert result.theorem is not None
+    assert result.theorem.used == frozenset({Independent(X, Y)})
+    assert result.theorem.unused == (ZeroMean(Z),)
