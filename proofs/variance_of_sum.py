@@ -22,7 +22,7 @@ Examples
 --------
 >>> from scaledattn.derive import prove
 >>> print(prove(variance_of_sum).statement)
-Var(X + Y) = Var(X) + Var(Y) + 2*Cov(X, Y)
+Var(X + Y) = 2*Cov(X, Y) + Var(X) + Var(Y)
 """
 
 from __future__ import annotations

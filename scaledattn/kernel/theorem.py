@@ -61,7 +61,7 @@ class Equation:
     rhs: Expr
 
     def __str__(self) -> str:
-        return f"{sympy.sstr(self.lhs, order='none')} = {sympy.sstr(self.rhs, order='none')}"
+        return f"{sympy.sstr(rebuild(self.lhs))} = {sympy.sstr(rebuild(self.rhs))}"
 
 
 @dataclass(frozen=True)
@@ -72,7 +72,7 @@ class Equivalence:
     rhs: Any
 
     def __str__(self) -> str:
-        return f"({sympy.sstr(self.lhs, order='none')}) ⇔ ({sympy.sstr(self.rhs, order='none')})"
+        return f"({sympy.sstr(rebuild(self.lhs))}) ⇔ ({sympy.sstr(rebuild(self.rhs))})"
 
 
 Statement = Equation | Equivalence
