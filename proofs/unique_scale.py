@@ -24,7 +24,7 @@ Examples
 --------
 >>> from scaledattn.derive import prove
 >>> print(prove(unique_scale).statement)
-(Eq(Var(q·k/c), 1)) ⇔ (Eq(c, sqrt(d_k)))
+(Eq(Var((q·k)/c), 1)) ⇔ (Eq(c, sqrt(d_k)))
 """
 
 from __future__ import annotations
