@@ -179,6 +179,8 @@ class Moment(Assumption):
             raise InvalidArgument(f"a moment assumption is about E, Var or Cov, got {lhs}")
         if is_random(value):
             raise InvalidArgument(f"a moment's value must not be random, got {value}")
+        if isinstance(lhs, Var) and value.is_negative:
+            raise InvalidArgument(f"a variance cannot be negative: {lhs} = {value}")
         object.__setattr__(self, "lhs", lhs)
         object.__setattr__(self, "value", value)
 

@@ -284,3 +284,19 @@ def test_a_step_records_the_assumptions_it_used() -> None:
     assert result.theorem is not None
     assert result.theorem.used == frozenset({Independent(X, Y)})
     assert result.theorem.unused == (ZeroMean(Z),)
+
+
+def test_a_negative_variance_cannot_be_declared() -> None:
+    from scaledattn.errors import InvalidArgument
+
+    with pytest.raises(InvalidArgument, match="variance cannot be negative"):
+        Variance(q, -1)
+
+
+def test_independence_needs_two_distinct_variables() -> None:
+    from scaledattn.errors import InvalidArgument
+
+    with pytest.raises(InvalidArgument, match="at least two"):
+        Independent(X)
+    with pytest.raises(InvalidArgument, match="same variable twice"):
+        Independent(X, X)
