@@ -1,0 +1,35 @@
+"""The ``docs`` command: regenerate the documentation pages, or check they are current."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from scaledattn.docgen import write_docs
+from scaledattn.errors import InvalidArgument
+
+
+def register(sub: Any) -> None:
+    """Add ``docs`` to the subparsers ``sub``."""
+    p = sub.add_parser("docs", help="regenerate the generated documentation pages")
+    p.add_argument("-o", "--output", default="docs", help="the docs folder (default: docs)")
+    p.add_argument("--check", action="store_true", help="only report stale pages; exit 1 if any")
+    p.set_defaults(func=cmd_docs)
+
+
+def cmd_docs(args: argparse.Namespace) -> int:
+    """Write (or check) the generated pages and the output blocks of the Markdown files."""
+    docs = Path(args.output)
+    if docs.exists() and not docs.is_dir():
+        raise InvalidArgument(f"{docs} exists and is not a folder")
+    root = docs.resolve().parent
+    changed = write_docs(root, docs, check=args.check)
+    if args.check:
+        if changed:
+            print("stale: " + ", ".join(changed) + " (run: scaledattn docs)")
+            return 1
+        print("docs are current")
+        return 0
+    print("wrote: " + ", ".join(changed) if changed else "docs were already current")
+    return 0
