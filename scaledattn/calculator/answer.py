@@ -68,8 +68,8 @@ class Answer:
 
     @property
     def derivation(self) -> Derivation:
-        """The main derivation, as the kernel checked it."""
-        return self.theorem.derivation
+        """The main derivation (the Theorem holds it with cited derivations resolved)."""
+        return self.derivations[-1]
 
     @property
     def lhs(self) -> Expr:

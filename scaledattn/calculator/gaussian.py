@@ -20,6 +20,7 @@ Examples
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import sympy
 from sympy import Expr
@@ -63,7 +64,11 @@ def _expectation(poly_expr: Expr, a: sympy.Symbol, b: sympy.Symbol) -> Expr:
 
 def joint_moments(mean_q: Expr, mean_k: Expr, var_q: Expr, var_k: Expr, rho: Expr) -> JointMoments:
     """The joint moments of (q, k), jointly Gaussian with these means, variances and ρ."""
-    mq, mk, vq, vk, r = (sympy.sympify(x) for x in (mean_q, mean_k, var_q, var_k, rho))
+    return _joint_moments(*(sympy.sympify(x) for x in (mean_q, mean_k, var_q, var_k, rho)))
+
+
+@lru_cache(maxsize=256)
+def _joint_moments(mq: Expr, mk: Expr, vq: Expr, vk: Expr, r: Expr) -> JointMoments:
     a, b = sympy.Dummy("a"), sympy.Dummy("b")
     sq, sk = sympy.sqrt(vq), sympy.sqrt(vk)
     q = mq + sq * a

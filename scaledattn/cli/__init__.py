@@ -31,6 +31,8 @@ class Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         """Report a usage error in one line (argparse would print the usage too)."""
+        if message.endswith("expected one argument"):
+            message += "; a value that starts with '-' is written --option=-1/4"
         raise UsageError(f"{self.prog}: {message}")
 
 
