@@ -19,6 +19,7 @@ Examples
 
 from __future__ import annotations
 
+import keyword
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -243,6 +244,11 @@ def _symbol_table(trees: Mapping[str, Node], d: Expr, label: Mapping[str, str]) 
                 raise InvalidArgument(
                     f"{label[key]}: the name {name!r} is reserved"
                     f" (it stands for {_RESERVED_MEANING[name]}); choose another"
+                )
+            if keyword.iskeyword(name) or hasattr(sympy, name):
+                raise InvalidArgument(
+                    f"{label[key]}: the name {name!r} means something else to SymPy, so the"
+                    f" printed closed form could not be read back; choose another ({name}_1?)"
                 )
         (positive if key in _POSITIVE_OPTIONS else real).update(names)
     table: dict[str, Expr] = {DIMENSION_NAME: d}

@@ -120,7 +120,7 @@ def arithmetic(draw: st.DrawFn, depth: int = 3) -> tuple[str, sympy.Expr]:
 @given(arithmetic())
 def test_parser_builds_the_same_value_as_sympy_arithmetic(case: tuple[str, sympy.Expr]) -> None:
     text, value = case
-    assert sympy.simplify(parse_expression(text) - value) == 0
+    assert sympy.cancel(parse_expression(text) - value) == 0
 
 
 @given(st.fractions(min_value=-(10**6), max_value=10**6, max_denominator=10**6))
