@@ -299,7 +299,8 @@ def _variance_to_sums(s: Setting, proof: Builder) -> Builder:
                     group(cov + mq * mk),
                 ),
                 by=substitute_moment,
-                note="the declared moments, E[qᵢ²kᵢ²] of the Gaussian pair",
+                note="declared moments; E[qᵢ²kᵢ²] from q = μ_q + σ_q·a,"
+                " k = μ_k + σ_k(ρa + √(1 − ρ²)b), a, b i.i.d. N(0, 1) (Isserlis)",
             )
         )
     return proof.eq(_sums_evaluated(s), by=ring, note="evaluate each term")
@@ -321,6 +322,11 @@ def _count_and_close(s: Setting, proof: Builder) -> Builder:
 # --------------------------------------------------------------- derivations
 
 
+def _pairs(s: Setting) -> str:
+    """Title suffix naming the joint law when q and k are correlated."""
+    return "" if s.corr is None else f", (qᵢ, kᵢ) Gaussian with correlation {sympy.sstr(s.corr)}"
+
+
 def mean_derivation(s: Setting, name: str = "mean", title: str = "") -> Derivation:
     """E[q·k] = d_k·E[qᵢkᵢ]: d_k·μ_q·μ_k when q ⊥ k, d_k(μ_qμ_k + ρσ_qσ_k) when correlated."""
     q, k, d = *vectors(s), s.d
@@ -329,7 +335,7 @@ def mean_derivation(s: Setting, name: str = "mean", title: str = "") -> Derivati
     with as_written():
         proof = (
             calc(name, E(Dot(q, k)), target, assuming=mean_assumptions(s),
-                 title=title or "the mean of the score q·k")
+                 title=title or "the mean of the score q·k" + _pairs(s))
             .eq(E(IndexSum(q[i] * k[i], i, d)), by=dot_def)
             .eq(IndexSum(E(q[i] * k[i]), i, d), by=expectation_linear)
         )  # fmt: skip
@@ -360,7 +366,7 @@ def variance_derivation(s: Setting, name: str = "variance", title: str = "") -> 
             Var(Dot(q, k)),
             closed_variance(s),
             assuming=variance_assumptions(s),
-            title=title or "the variance of the score q·k",
+            title=title or "the variance of the score q·k" + _pairs(s),
         )
         return _count_and_close(s, _variance_to_sums(s, proof)).qed()
 
