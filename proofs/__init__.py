@@ -9,4 +9,5 @@ MODULES: tuple[str, ...] = (
     "variance_of_sum",
     "dot_product_variance",
     "unique_scale",
+    "exercises",
 )

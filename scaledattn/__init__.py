@@ -2,6 +2,8 @@
 
 The trusted kernel (:mod:`scaledattn.kernel`) checks derivations; the proof modules
 (:mod:`scaledattn.proofs`, the folder ``proofs/`` of a checkout) state the theorems.
+:func:`variance`, :func:`mean` and :func:`scale` answer for your own setting, each
+answer the right side of a theorem the kernel checked (:mod:`scaledattn.calculator`).
 """
 
 from __future__ import annotations
@@ -10,7 +12,10 @@ import importlib.util
 import sys
 from pathlib import Path
 
+from scaledattn.calculator import Answer, mean, scale, variance
+
 __version__ = "0.1.0"
+__all__ = ["Answer", "__version__", "mean", "scale", "variance"]
 
 
 def _proofs_from_checkout() -> None:

@@ -14,10 +14,10 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from scaledattn import __version__
-from scaledattn.cli import docs, theorems
+from scaledattn.cli import calculator, docs, exercises, theorems
 from scaledattn.errors import InvalidArgument, NumericCheckFailed, ProofError
 
-COMMANDS = (theorems, docs)
+COMMANDS = (theorems, calculator, exercises, docs)
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_UNDECIDED = 0, 1, 2, 3
 
@@ -31,6 +31,8 @@ class Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         """Report a usage error in one line (argparse would print the usage too)."""
+        if message.endswith("expected one argument"):
+            message += "; a value that starts with '-' is written --option=-1/4"
         raise UsageError(f"{self.prog}: {message}")
 
 

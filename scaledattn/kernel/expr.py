@@ -37,6 +37,7 @@ __all__ = [
     "Cov",
     "CrossSum",
     "Dot",
+    "DotProduct",
     "IndexSum",
     "RandomVariable",
     "RandomVector",
@@ -213,14 +214,18 @@ class Std(_Operator):
 MOMENT_OPERATORS = (E, Var, Cov, Std)
 
 
-class Dot(Expr):
-    """The dot product q·k = Σᵢ qᵢkᵢ of two random vectors of the same dimension."""
+class DotProduct(Expr):
+    """The dot product q·k = Σᵢ qᵢkᵢ of two random vectors of the same dimension.
+
+    Written ``Dot(q, k)``; the class is not called Dot because SymPy's own printers
+    have a method for sympy.vector's Dot, which would be used for this class too.
+    """
 
     is_commutative = True
     is_real = True
     precedence = PRECEDENCE["Mul"]
 
-    def __new__(cls, q: Any, k: Any, dim: Any = None) -> Dot:
+    def __new__(cls, q: Any, k: Any, dim: Any = None) -> DotProduct:
         if isinstance(q, RandomVector) and isinstance(k, RandomVector):
             if bool(q.dim != k.dim):
                 raise InvalidArgument(f"dimensions differ: {q} has {q.dim}, {k} has {k.dim}")
@@ -229,7 +234,7 @@ class Dot(Expr):
             q_label, k_label, n = q, k, _check_dim(dim)
         else:
             raise InvalidArgument("Dot takes two random vectors")
-        obj: Dot = Expr.__new__(cls, q_label, k_label, n)
+        obj: DotProduct = Expr.__new__(cls, q_label, k_label, n)
         return obj
 
     @property
@@ -239,6 +244,9 @@ class Dot(Expr):
 
     def _sympystr(self, printer: Any) -> str:
         return f"{self.args[0].name}·{self.args[1].name}"
+
+
+Dot = DotProduct
 
 
 # ---------------------------------------------------------------------- sums

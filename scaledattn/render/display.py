@@ -88,7 +88,7 @@ class UnicodeLinePrinter(StrPrinter):
     def _print_Component(self, expr: Any) -> str:
         return str(pretty_symbol(f"{expr.label.name}_{expr.index}")).replace("_j", "ⱼ")
 
-    def _print_Dot(self, expr: Any) -> str:
+    def _print_DotProduct(self, expr: Any) -> str:
         return f"{expr.args[0].name}·{expr.args[1].name}"
 
     def _print_IndexSum(self, expr: Any) -> str:

@@ -40,7 +40,7 @@ class TermPrettyPrinter(PrettyPrinter):
     def _print_Component(self, e: Any) -> Any:
         return prettyForm(subscripted(e.label.name, e.index))
 
-    def _print_Dot(self, e: Any) -> Any:
+    def _print_DotProduct(self, e: Any) -> Any:
         form = prettyForm(f"{e.args[0].name}·{e.args[1].name}")
         form.binding = prettyForm.MUL
         return form
@@ -82,7 +82,7 @@ class TermLatexPrinter(LatexPrinter):
     def _print_Component(self, e: Any) -> str:
         return f"{e.label.name}_{{{self._print(e.index)}}}"
 
-    def _print_Dot(self, e: Any) -> str:
+    def _print_DotProduct(self, e: Any) -> str:
         return rf"{e.args[0].name} \cdot {e.args[1].name}"
 
     def _sum(self, e: Any, limits: str) -> str:

@@ -1,0 +1,228 @@
+"""Answers on demand: E[q·k], Var(q·k) and the scale c, each the right side of a checked Theorem.
+
+:func:`variance`, :func:`mean` and :func:`scale` read a setting, let the automation of
+:mod:`scaledattn.calculator.build` write the derivation, hand it to the kernel
+(:func:`scaledattn.derive.prove`) and return an :class:`Answer`: the closed form,
+taken from the statement of the Theorem the kernel returned, with the Theorem and
+every derivation it rests on attached.
+
+Examples
+--------
+>>> variance(var_q=4, var_k=4)
+16*d_k
+>>> scale(var_q=4, var_k=4)
+4*sqrt(d_k)
+>>> mean(corr="rho")
+d_k*rho
+>>> variance(d_k=64).theorem.name
+'variance'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import sympy
+from sympy import Expr
+
+from scaledattn.calculator.build import (
+    SCALE,
+    mean_derivation,
+    provenance,
+    scale_derivation,
+    sums_lemma,
+    variance_derivation,
+)
+from scaledattn.calculator.setting import Setting, setting
+from scaledattn.derive import audit_of, prove
+from scaledattn.errors import InvalidArgument, ProofError
+from scaledattn.kernel import Derivation, Dot, E, Equation, Equivalence, RandomVector, Theorem, Var
+from scaledattn.kernel.expr import rebuild
+from scaledattn.render.printers import latex
+
+__all__ = ["QUANTITIES", "Answer", "CannotDerive", "answer", "mean", "scale", "variance"]
+
+QUANTITIES = ("mean", "variance", "scale")
+
+
+class CannotDerive(ProofError):
+    """The kernel refused the automation's derivation for this setting."""
+
+
+@dataclass(frozen=True, eq=False)
+class Answer:
+    """A closed form and the kernel-checked derivation it is the right side of.
+
+    It behaves as the SymPy expression (``str``, ``==``, ``subs``, ``sympify``) and
+    carries ``theorem`` (the checked statement), ``derivation`` (its steps),
+    ``derivations`` (every derivation it rests on, the main one last), ``setting``
+    and ``provenance`` (where declared joint moments come from).
+    """
+
+    quantity: str
+    expr: Expr
+    theorem: Theorem
+    derivations: tuple[Derivation, ...]
+    setting: Setting
+    provenance: tuple[str, ...] = ()
+
+    @property
+    def derivation(self) -> Derivation:
+        """The main derivation (the Theorem holds it with cited derivations resolved)."""
+        return self.derivations[-1]
+
+    @property
+    def lhs(self) -> Expr:
+        """What the closed form is the value of: E[q·k], Var(q·k) or c."""
+        q, k = RandomVector("q", self.setting.d), RandomVector("k", self.setting.d)
+        if self.quantity == "mean":
+            return E(Dot(q, k))
+        if self.quantity == "variance":
+            return Var(Dot(q, k))
+        return SCALE
+
+    def _sympy_(self) -> Expr:
+        return self.expr
+
+    def __str__(self) -> str:
+        return str(sympy.sstr(self.expr))
+
+    def __repr__(self) -> str:
+        return str(sympy.sstr(self.expr))
+
+    def __eq__(self, other: object) -> bool:
+        try:
+            value = other.expr if isinstance(other, Answer) else sympy.sympify(other, strict=True)
+        except (sympy.SympifyError, TypeError):
+            return NotImplemented
+        return bool(sympy.expand(self.expr - value) == 0)
+
+    def __hash__(self) -> int:
+        return hash(self.expr)
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return getattr(self.expr, name)
+
+    def _repr_latex_(self) -> str:
+        return f"$\\displaystyle {latex(self.lhs)} = {latex(self.expr)}$"
+
+
+def _closed_form(theorem: Theorem) -> Expr:
+    statement = theorem.statement
+    if isinstance(statement, Equation):
+        return rebuild(statement.rhs)
+    assert isinstance(statement, Equivalence)
+    rhs: Expr = rebuild(statement.rhs.rhs)
+    return rhs
+
+
+def _refusal(derivation: Derivation, s: Setting) -> CannotDerive:
+    first = audit_of(derivation).errors[0]
+    hint = ""
+    if first.rule == "exclude_by_sign":
+        hint = (
+            "; the kernel cannot show Var(q·k)/target > 0 from the declared assumptions,"
+            " so it cannot exclude the negative root"
+        )
+        if s.corr is not None and not s.corr.is_number:
+            hint += " (a symbolic rho with non-zero means: try a number for --corr)"
+    return CannotDerive(
+        f"  no derivation for this setting: step {first.step} ({first.rule}) was refused{hint}",
+        theorem=derivation.name,
+        step=first.step,
+        rule=first.rule,
+    )
+
+
+def answer(quantity: str, s: Setting) -> Answer:
+    """The checked answer for ``quantity`` ('mean', 'variance' or 'scale') in setting ``s``."""
+    if quantity in ("mean", "variance"):
+        build = mean_derivation if quantity == "mean" else variance_derivation
+        derivation = build(s)
+        theorem = prove(derivation)
+        return Answer(quantity, _closed_form(theorem), theorem, (derivation,), s, provenance(s))
+    if quantity != "scale":
+        raise InvalidArgument(f"unknown quantity {quantity!r}; choose one of {QUANTITIES}")
+    var = answer("variance", s)
+    if var.expr == 0:
+        raise InvalidArgument(
+            "Var(q·k) = 0 in this setting: no scale c > 0 gives the target variance"
+        )
+    lemma = sums_lemma(s)
+    derivation = scale_derivation(s, lemma=lemma)
+    result = audit_of(derivation)
+    if result.theorem is None:
+        raise _refusal(derivation, s)
+    return Answer(
+        "scale", _closed_form(result.theorem), result.theorem, (lemma, derivation), s,
+        provenance(s),
+    )  # fmt: skip
+
+
+def variance(
+    d_k: Any = None,
+    var_q: Any = 1,
+    var_k: Any = 1,
+    mean_q: Any = 0,
+    mean_k: Any = 0,
+    corr: Any = None,
+    heads: Any = None,
+    d_model: Any = None,
+) -> Answer:
+    """Var(q·k), derived and checked, for d_k i.i.d. component pairs (qᵢ, kᵢ).
+
+    Each argument is a number, a fraction or an expression in text (``"sigma**2"``);
+    q and k are independent unless ``corr`` is given, when each pair is jointly
+    Gaussian with that correlation. ``heads`` and ``d_model`` set d_k = d_model/heads.
+
+    >>> variance(mean_q="mu_q", mean_k="mu_k", var_q="sigma_q**2", var_k="sigma_k**2")
+    d_k*(mu_k**2*sigma_q**2 + mu_q**2*sigma_k**2 + sigma_k**2*sigma_q**2)
+    >>> variance(corr="rho")
+    d_k*(rho**2 + 1)
+    """
+    s = setting(d_k, var_q, var_k, mean_q, mean_k, corr, heads, d_model)
+    return answer("variance", s)
+
+
+def mean(
+    d_k: Any = None,
+    var_q: Any = 1,
+    var_k: Any = 1,
+    mean_q: Any = 0,
+    mean_k: Any = 0,
+    corr: Any = None,
+    heads: Any = None,
+    d_model: Any = None,
+) -> Answer:
+    """E[q·k], derived and checked: d_k·μ_q·μ_k, or d_k(μ_qμ_k + ρσ_qσ_k) under correlation.
+
+    >>> mean(mean_q="mu_q", mean_k="mu_k")
+    d_k*mu_k*mu_q
+    """
+    s = setting(d_k, var_q, var_k, mean_q, mean_k, corr, heads, d_model)
+    return answer("mean", s)
+
+
+def scale(
+    d_k: Any = None,
+    var_q: Any = 1,
+    var_k: Any = 1,
+    mean_q: Any = 0,
+    mean_k: Any = 0,
+    corr: Any = None,
+    heads: Any = None,
+    d_model: Any = None,
+    target_var: Any = 1,
+) -> Answer:
+    """The unique c > 0 with Var(q·k / c) = target_var, derived and checked.
+
+    >>> scale()
+    sqrt(d_k)
+    >>> scale(heads=8, d_model=512)
+    8
+    """
+    s = setting(d_k, var_q, var_k, mean_q, mean_k, corr, heads, d_model, target_var)
+    return answer("scale", s)

@@ -1,0 +1,311 @@
+"""A user's attention setting, parsed and validated: d_k, moments, correlation, heads.
+
+Every option is a number, a fraction or a symbolic expression, read by the bounded
+parser of :mod:`scaledattn.calculator.parse` (never ``eval``). A name's type comes
+from where it is used: a name inside a variance or the target variance is a
+positive real symbol (σ in ``sigma**2``), any other name a real symbol (μ, ρ), and
+``d_k`` (or the name given to ``--d-k``) is the dimension, a positive integer.
+
+Examples
+--------
+>>> s = setting(var_q="sigma**2", mean_k="mu")
+>>> s.d, s.var_q, s.mean_k
+(d_k, sigma**2, mu)
+>>> s.symbols["sigma"].is_positive, s.symbols["mu"].is_real
+(True, True)
+>>> setting(heads=8, d_model=512).d
+64
+"""
+
+from __future__ import annotations
+
+import keyword
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+import sympy
+from sympy import Expr, Integer, Symbol
+
+from scaledattn.calculator.parse import Node, build, names_in, parse
+from scaledattn.errors import InvalidArgument
+from scaledattn.kernel import dimension
+
+__all__ = ["RESERVED", "Setting", "setting"]
+
+#: Names the derivations use for their own objects (the scale c, the vectors q and
+#: k, the summation indices i and j, the expectation E).
+RESERVED = ("c", "q", "k", "i", "j", "E")
+DIMENSION_NAME = "d_k"
+
+#: Options whose names denote positive quantities (variances, the target variance).
+_POSITIVE_OPTIONS = ("var_q", "var_k", "target_var")
+_REAL_OPTIONS = ("mean_q", "mean_k", "corr")
+
+
+@dataclass(frozen=True)
+class Setting:
+    """d_k, the component moments of q and k, their correlation and the target variance.
+
+    ``corr`` is None when q and k are independent; otherwise each pair (qᵢ, kᵢ) is
+    jointly Gaussian with correlation ``corr``. ``symbols`` maps each name used to its
+    SymPy symbol; ``notes`` are facts about symbols the kernel cannot be told
+    (|ρ| ≤ 1 for a symbolic ρ).
+    """
+
+    d: Expr
+    var_q: Expr = sympy.S.One
+    var_k: Expr = sympy.S.One
+    mean_q: Expr = sympy.S.Zero
+    mean_k: Expr = sympy.S.Zero
+    corr: Expr | None = None
+    target_var: Expr = sympy.S.One
+    heads: int | None = None
+    d_model: int | None = None
+    symbols: Mapping[str, Symbol] = field(default_factory=dict, compare=False)
+    notes: tuple[str, ...] = ()
+
+    @property
+    def correlated(self) -> bool:
+        """True when a correlation between qᵢ and kᵢ is given."""
+        return self.corr is not None
+
+    def positive_symbols(self) -> tuple[Symbol, ...]:
+        """The user's symbols known to be positive (those in variances or the target)."""
+        return tuple(s for s in self.symbols.values() if s.is_positive and s != self.d)
+
+    def describe(self) -> list[str]:
+        """The setting in a few lines of text, for the top of an explanation."""
+        sstr = sympy.sstr
+        dim = f"d_k = {sstr(self.d)}"
+        if self.heads is not None:
+            dim += f" (d_model {self.d_model} / {self.heads} heads)"
+        elif not self.d.is_Integer:
+            dim = f"d_k = {sstr(self.d)}, a symbolic positive integer"
+        lines = [
+            f"Setting: {dim}; components i = 1..d_k, the pairs (q_i, k_i) independent across i",
+            f"  E[q_i] = {sstr(self.mean_q)}, Var(q_i) = {sstr(self.var_q)},"
+            f" E[k_i] = {sstr(self.mean_k)}, Var(k_i) = {sstr(self.var_k)}",
+        ]
+        if self.corr is None:
+            lines.append("  q independent of k (all 2·d_k components mutually independent)")
+        else:
+            lines.append(f"  (q_i, k_i) jointly Gaussian with correlation rho = {sstr(self.corr)}")
+        lines += [f"  {note}" for note in self.notes]
+        return lines
+
+
+# ------------------------------------------------------------------- reading
+
+
+def _text(value: Any, option: str) -> str:
+    """The text of an option value: numbers and SymPy expressions are written out."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, bool):
+        raise InvalidArgument(f"{option} must be a number or an expression, got {value!r}")
+    if isinstance(value, (int, Fraction)):
+        return str(value)
+    if isinstance(value, float):
+        if value != value or value in (float("inf"), float("-inf")):
+            raise InvalidArgument(f"{option} must be finite, got {value!r}")
+        return repr(value)
+    if isinstance(value, sympy.Basic):
+        return str(sympy.sstr(value))
+    raise InvalidArgument(f"{option} must be a number or an expression, got {type(value).__name__}")
+
+
+def _positive_integer(node: Node, option: str, text: str) -> int:
+    if names_in(node):
+        raise InvalidArgument(f"{option} must be a positive integer, got {text!r}")
+    value = build(node, lambda name: Symbol(name), text)
+    if not (value.is_Integer and value > 0):
+        raise InvalidArgument(f"{option} must be a positive integer, got {sympy.sstr(value)}")
+    return int(value)
+
+
+def _dimension(node: Node | None, option: str, text: str) -> Expr | None:
+    if node is None:
+        return None
+    if node.kind == "name":
+        name = str(node.value)
+        if name in RESERVED:
+            raise InvalidArgument(f"{option}: the name {name!r} is reserved; choose another")
+        return dimension(name)
+    if names_in(node):
+        raise InvalidArgument(f"{option} must be a positive integer or a single name, got {text!r}")
+    return Integer(_positive_integer(node, option, text))
+
+
+def setting(
+    d_k: Any = None,
+    var_q: Any = 1,
+    var_k: Any = 1,
+    mean_q: Any = 0,
+    mean_k: Any = 0,
+    corr: Any = None,
+    heads: Any = None,
+    d_model: Any = None,
+    target_var: Any = 1,
+    *,
+    option_names: Mapping[str, str] | None = None,
+) -> Setting:
+    """Read and validate a setting; InvalidArgument (one line) names what is wrong.
+
+    Defaults: d_k the positive-integer symbol ``d_k``, variances 1, means 0, q and k
+    independent, target variance 1. ``heads`` and ``d_model`` set d_k = d_model/heads.
+    ``option_names`` maps each parameter to the name shown in messages (the CLI
+    passes ``--var-q`` and so on).
+
+    >>> setting(d_k=0)
+    Traceback (most recent call last):
+    ...
+    scaledattn.errors.InvalidArgument: d_k must be a positive integer, got 0
+    """
+    label = {
+        "d_k": "d_k",
+        "var_q": "var_q",
+        "var_k": "var_k",
+        "mean_q": "mean_q",
+        "mean_k": "mean_k",
+        "corr": "corr",
+        "heads": "heads",
+        "d_model": "d_model",
+        "target_var": "target_var",
+    }
+    label.update(option_names or {})
+    raw = {
+        "d_k": d_k,
+        "var_q": var_q,
+        "var_k": var_k,
+        "mean_q": mean_q,
+        "mean_k": mean_k,
+        "corr": corr,
+        "heads": heads,
+        "d_model": d_model,
+        "target_var": target_var,
+    }
+    texts = {key: _text(v, label[key]) for key, v in raw.items() if v is not None}
+    trees = {key: parse(text) for key, text in texts.items()}
+
+    d = _dimension(trees.get("d_k"), label["d_k"], texts.get("d_k", ""))
+    heads_n = d_model_n = None
+    if ("heads" in trees) != ("d_model" in trees):
+        raise InvalidArgument(f"{label['heads']} and {label['d_model']} go together")
+    if "heads" in trees:
+        heads_n = _positive_integer(trees["heads"], label["heads"], texts["heads"])
+        d_model_n = _positive_integer(trees["d_model"], label["d_model"], texts["d_model"])
+        if d_model_n % heads_n:
+            raise InvalidArgument(
+                f"{label['heads']} {heads_n} does not divide {label['d_model']} {d_model_n}"
+            )
+        per_head = Integer(d_model_n // heads_n)
+        if d is not None and d != per_head:
+            raise InvalidArgument(
+                f"{label['d_k']} {sympy.sstr(d)} contradicts {label['d_model']}/{label['heads']}"
+                f" = {d_model_n}/{heads_n} = {per_head}"
+            )
+        d = per_head
+    if d is None:
+        d = dimension(DIMENSION_NAME)
+
+    symbols = _symbol_table(trees, d, label)
+    values = {
+        key: build(trees[key], symbols.__getitem__, texts[key])
+        for key in (*_POSITIVE_OPTIONS, *_REAL_OPTIONS)
+        if key in trees
+    }
+    notes = _validate(values, label)
+    return Setting(
+        d=d,
+        var_q=values["var_q"],
+        var_k=values["var_k"],
+        mean_q=values["mean_q"],
+        mean_k=values["mean_k"],
+        corr=values.get("corr"),
+        target_var=values["target_var"],
+        heads=heads_n,
+        d_model=d_model_n,
+        symbols={n: s for n, s in symbols.items() if isinstance(s, Symbol)},
+        notes=notes,
+    )
+
+
+def _symbol_table(trees: Mapping[str, Node], d: Expr, label: Mapping[str, str]) -> dict[str, Expr]:
+    positive: set[str] = set()
+    real: set[str] = set()
+    for key, tree in trees.items():
+        if key in ("d_k", "heads", "d_model"):
+            continue
+        names = names_in(tree)
+        for name in names:
+            if name in RESERVED:
+                raise InvalidArgument(
+                    f"{label[key]}: the name {name!r} is reserved"
+                    f" (it stands for {_RESERVED_MEANING[name]}); choose another"
+                )
+            if keyword.iskeyword(name) or hasattr(sympy, name):
+                raise InvalidArgument(
+                    f"{label[key]}: the name {name!r} means something else to SymPy, so the"
+                    f" printed closed form could not be read back; choose another ({name}_1?)"
+                )
+        (positive if key in _POSITIVE_OPTIONS else real).update(names)
+    table: dict[str, Expr] = {DIMENSION_NAME: d}
+    if isinstance(d, Symbol):
+        table[d.name] = d
+    for name in sorted(positive | real):
+        if name not in table:
+            table[name] = (
+                Symbol(name, positive=True) if name in positive else Symbol(name, real=True)
+            )
+    return table
+
+
+_RESERVED_MEANING = {
+    "c": "the scale",
+    "q": "the query vector",
+    "k": "the key vector",
+    "i": "a summation index",
+    "j": "a summation index",
+    "E": "the expectation",
+}
+
+
+def _validate(values: Mapping[str, Expr], label: Mapping[str, str]) -> tuple[str, ...]:
+    notes: list[str] = []
+    for key in ("var_q", "var_k"):
+        v = values[key]
+        if v.is_extended_real is False or v.has(sympy.I):
+            raise InvalidArgument(f"{label[key]} must be real, got {sympy.sstr(v)}")
+        if v.is_negative:
+            raise InvalidArgument(
+                f"{label[key]} is a variance and must be >= 0, got {sympy.sstr(v)}"
+            )
+        if v.is_nonnegative is not True:
+            raise InvalidArgument(
+                f"{label[key]} is a variance, but {sympy.sstr(v)} is not evidently >= 0"
+            )
+    for key in ("mean_q", "mean_k"):
+        m = values[key]
+        if m.is_real is not True:
+            raise InvalidArgument(f"{label[key]} must be real, got {sympy.sstr(m)}")
+    t = values["target_var"]
+    if t.is_positive is not True:
+        raise InvalidArgument(f"{label['target_var']} must be > 0, got {sympy.sstr(t)}")
+    rho = values.get("corr")
+    if rho is not None:
+        if rho.is_real is not True:
+            raise InvalidArgument(f"{label['corr']} must be real, got {sympy.sstr(rho)}")
+        if rho.is_number:
+            if bool(abs(rho) > 1):
+                raise InvalidArgument(
+                    f"{label['corr']} is a correlation and must lie in [-1, 1],"
+                    f" got {sympy.sstr(rho)}"
+                )
+        else:
+            notes.append(
+                f"|{sympy.sstr(rho)}| <= 1 is taken for granted (a correlation);"
+                " the kernel cannot be told it"
+            )
+    return tuple(notes)

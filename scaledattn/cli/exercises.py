@@ -1,0 +1,66 @@
+"""The ``exercises`` command: the lesson's three exercises, each derived, witnessed, judged."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+from typing import Any
+
+from scaledattn.derive import audit_of
+from scaledattn.render import audit_json, render, to_json
+
+
+def register(sub: Any) -> None:
+    """Add ``exercises`` to the subparsers ``sub``."""
+    p = sub.add_parser(
+        "exercises", help="the lesson's three exercises, answered by checked derivations"
+    )
+    p.add_argument("--format", choices=("text", "latex", "json"), default="text")
+    p.add_argument("--brief", action="store_true", help="answers and verdicts only")
+    p.set_defaults(func=cmd_exercises)
+
+
+def cmd_exercises(args: argparse.Namespace) -> int:
+    """Print each exercise: question, enumeration, derivations, verdict; exit 1 on a failure."""
+    module = importlib.import_module("scaledattn.proofs.exercises")
+    verdicts = module.verdicts()
+    if args.format == "json":
+        print(
+            to_json(
+                {
+                    "verified": all(v.ok for v in verdicts),
+                    "exercises": [
+                        {
+                            "number": v.number,
+                            "question": v.question,
+                            "answer": v.answer,
+                            "witness": list(v.witness),
+                            "verified": v.ok,
+                            "derivations": [audit_json(audit_of(d)) for d in v.derivations],
+                        }
+                        for v in verdicts
+                    ],
+                }
+            )
+        )
+        return 0 if all(v.ok for v in verdicts) else 1
+    for n, v in enumerate(verdicts):
+        if n:
+            print()
+        print(f"Exercise {v.number}: {v.question}")
+        print("\n".join("  " + line for line in v.witness))
+        if not args.brief:
+            for d in v.derivations:
+                print()
+                print(render(audit_of(d), args.format))
+        print()
+        verdict = "VERIFIED" if v.ok else "REJECTED"
+        print(f"Verdict: {verdict} — {v.answer}")
+    ok = sum(v.ok for v in verdicts)
+    steps = sum(len(d.steps) for v in verdicts for d in v.derivations)
+    print()
+    print(
+        f"{ok} of {len(verdicts)} exercises verified: {steps} steps checked by the kernel,"
+        " each answer compared with an exact enumeration."
+    )
+    return 0 if ok == len(verdicts) else 1
