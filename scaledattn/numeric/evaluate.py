@@ -243,12 +243,7 @@ class Evaluator:
         n = self.index(s.upper, env)
         if isinstance(s, CrossSum):
             i, j = s.indices
-            return [
-                {**env, i: a, j: b}
-                for a in range(1, n + 1)
-                for b in range(1, n + 1)
-                if a != b
-            ]
+            return [{**env, i: a, j: b} for a in range(1, n + 1) for b in range(1, n + 1) if a != b]
         (i,) = s.indices
         return [{**env, i: a} for a in range(1, n + 1)]
 

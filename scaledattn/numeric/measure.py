@@ -66,6 +66,7 @@ class Measurement:
     expected: Num | bool
     measured: Num | float
     agrees: bool
+    expr: Any = None
     target: Num | None = None
     interval: tuple[float, float] | None = None
     ci95: tuple[float, float] | None = None
@@ -87,9 +88,7 @@ class Measurement:
             "quantity": self.quantity,
             "method": self.method,
             "expected": show(self.expected) if self.method == "exact" else _jsonable(self.expected),
-            "measured": show(self.measured)
-            if self.method == "exact"
-            else float(self.measured),  # type: ignore[arg-type]
+            "measured": show(self.measured) if self.method == "exact" else float(self.measured),  # type: ignore[arg-type]
             "agrees": self.agrees,
         }
         if self.target is not None:
@@ -149,9 +148,9 @@ def measure_statement(
             agrees = equal(value, expected)  # type: ignore[arg-type]
         else:
             agrees = equal(value, target) == expected
-        return Measurement(quantity, "exact", expected, value, agrees, target)
+        return Measurement(quantity, "exact", expected, value, agrees, op(z), target)
     est = _sample(model, ev, z, op, samples, seed)
-    return _from_estimate(quantity, op, est, expected, target)
+    return _from_estimate(quantity, op(z), est, expected, target)
 
 
 def _apply(op: type, moments: tuple[Num, Num]) -> Num:
@@ -204,7 +203,9 @@ def _as_num(c: Any) -> Num:
     return c  # type: ignore[no-any-return]
 
 
-def _latent_pmfs(model: Model, keys: set[LatentKey]) -> list[tuple[LatentKey, list[tuple[Fraction, Fraction]]]] | None:
+def _latent_pmfs(
+    model: Model, keys: set[LatentKey]
+) -> list[tuple[LatentKey, list[tuple[Fraction, Fraction]]]] | None:
     out = []
     count = 1
     for key in sorted(keys):
@@ -310,7 +311,9 @@ def _unit_arrays(model: Model, rng: np.random.Generator, rows: int) -> dict[str,
     return units
 
 
-def _numeric_poly(poly: dict[tuple[tuple[tuple[str, int], int], ...], float], units: dict[str, Array]) -> Array:
+def _numeric_poly(
+    poly: dict[tuple[tuple[tuple[str, int], int], ...], float], units: dict[str, Array]
+) -> Array:
     out: Array | None = None
     for mono, c in poly.items():
         term: Any = c
@@ -319,7 +322,9 @@ def _numeric_poly(poly: dict[tuple[tuple[tuple[str, int], int], ...], float], un
             term = term * column**n
         out = term if out is None else out + term
     assert out is not None
-    return np.broadcast_to(np.asarray(out, dtype=np.float64), (next(iter(units.values())).shape[0],)).copy()
+    return np.broadcast_to(
+        np.asarray(out, dtype=np.float64), (next(iter(units.values())).shape[0],)
+    ).copy()
 
 
 def _atom_poly(ev: Evaluator, z: Any) -> dict[tuple[tuple[tuple[str, int], int], ...], float]:
@@ -341,13 +346,15 @@ def _float(c: Num) -> float:
 def _sample(model: Model, ev: Evaluator, z: Any, op: type, samples: int, seed: int) -> Estimate:
     dot = _dot_of(z)
     coeffs = _coefficients(model, z, dot) if dot is not None else None
-    latent_poly = ev.poly(z) if coeffs is None else ev.poly(model_atom_product(dot.args[0].name, dot.args[1].name))  # type: ignore[union-attr]
+    latent_poly = (
+        ev.poly(z)
+        if coeffs is None
+        else ev.poly(model_atom_product(dot.args[0].name, dot.args[1].name))
+    )  # type: ignore[union-attr]
     power_of = max((n for mono in latent_poly for _, n in mono), default=1)
     degree = power_of * (len(coeffs) - 1 if coeffs is not None else 1)
     need = 2 * degree if op is E else 4 * degree
-    lacking = [
-        g.distribution.spec for g in model.groups if not g.distribution.has_moment(need)
-    ]
+    lacking = [g.distribution.spec for g in model.groups if not g.distribution.has_moment(need)]
     for g in model.groups:
         if not g.distribution.has_moment(2 * degree):
             raise InvalidArgument(
@@ -383,8 +390,9 @@ def _sample(model: Model, ev: Evaluator, z: Any, op: type, samples: int, seed: i
 
 
 def _from_estimate(
-    quantity: str, op: type, est: Estimate, expected: Num | bool, target: Num | None
+    quantity: str, expr: Any, est: Estimate, expected: Num | bool, target: Num | None
 ) -> Measurement:
+    op = type(expr)
     if op is E:
         value, interval, ci95 = est.mean, est.mean_interval(Z_AGREE), est.mean_interval(Z95)
     else:
@@ -404,6 +412,7 @@ def _from_estimate(
         expected,
         value,
         agrees,
+        expr,
         target,
         interval,
         ci95,

@@ -28,6 +28,7 @@ from typing import Any
 
 import sympy
 from sympy import Expr, Symbol
+from sympy.printing.pretty.pretty_symbology import pretty_symbol
 
 from scaledattn.errors import InvalidArgument
 from scaledattn.kernel import (
@@ -212,9 +213,7 @@ class Model:
             unit = next((u for u in self.units if u.name == name), None)
             if unit is None:
                 raise InvalidArgument(f"the model has no random unit {name!r}") from None
-            raise InvalidArgument(
-                f"index {index} is outside 1..{unit.dim} for {name}"
-            ) from None
+            raise InvalidArgument(f"index {index} is outside 1..{unit.dim} for {name}") from None
 
     def group(self, name: str) -> LatentGroup:
         """The latent group called ``name``."""
@@ -236,7 +235,7 @@ class Model:
     def describe(self) -> str:
         """One line: the units' laws, then the constants."""
         parts = [u.describe() for u in self.units]
-        parts += [f"{k} = {format_number(v)}" for k, v in self.values.items()]
+        parts += [f"{pretty_symbol(k)} = {format_number(v)}" for k, v in self.values.items()]
         return ", ".join(parts)
 
 
@@ -258,7 +257,9 @@ def build_model(sig: Signature, data: Mapping[str, Any]) -> Model:
             values[key] = as_fraction(value, key)
         else:
             known = ", ".join((*units, *sig.constants)) or "none"
-            raise InvalidArgument(f"the setting names {key!r}, which the derivation lacks ({known})")
+            raise InvalidArgument(
+                f"the setting names {key!r}, which the derivation lacks ({known})"
+            )
     for name, symbol in sig.constants.items():
         if name not in values:
             raise InvalidArgument(f"the setting gives no value for {name}")
@@ -390,9 +391,6 @@ def independence_problem(model: Model, assumption: Assumption) -> str | None:
     if isinstance(assumption, IndependentPairs):
         names = [v.name for v in assumption.vectors]
         dim = model.unit(names[0]).dim
-        blocks = [
-            (f"index {i}", {(n, i) for n in names}) for i in range(1, dim + 1)
-        ]
+        blocks = [(f"index {i}", {(n, i) for n in names}) for i in range(1, dim + 1)]
         return independent_blocks(model, blocks)
     return None
-
