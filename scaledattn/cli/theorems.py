@@ -145,10 +145,10 @@ def witness_line(d: Any, s: SettingWitness) -> str:
         return f"{mark} {s.description}: {len(s.steps)} steps agree"
     quantity = unicode_line(m.expr)
     if m.method == "exact":
-        measured = f"{show(m.measured)} (exact)"  # type: ignore[arg-type]
+        measured = f"{show(m.measured)} (exact)"
     else:
         half = m.half_width or 0.0
-        measured = f"{float(m.measured):.4g} ± {half:.2g} (Monte Carlo, n = {m.samples})"  # type: ignore[arg-type]
+        measured = f"{float(m.measured):.4g} ± {half:.2g} (Monte Carlo, n = {m.samples})"
         if not m.trusted:
             measured += f", UNTRUSTED: {m.warning}"
     if m.target is not None:

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from fractions import Fraction
-from typing import Any
+from typing import Any, TypeAlias
 
 import sympy
 from sympy import Add, Mul, Pow, Symbol
@@ -40,8 +40,9 @@ from scaledattn.numeric.model import LatentKey, Model
 
 __all__ = ["Evaluator", "Num", "Poly", "equal", "same_value", "show"]
 
-#: An exact number: an int or Fraction, or a SymPy number outside the rationals.
-Num = int | Fraction | sympy.Expr
+#: An exact number: an int or Fraction, or a SymPy number outside the rationals
+#: (SymPy is untyped, so to mypy the alias is Any).
+Num: TypeAlias = Any
 RATIONAL = (int, Fraction)
 Mono = tuple[tuple[LatentKey, int], ...]
 Poly = dict[Mono, Num]
@@ -75,7 +76,7 @@ def _sym(x: Num) -> Any:
 
 
 def add(a: Num, b: Num) -> Num:
-    """a + b."""
+    """A + b."""
     if isinstance(a, RATIONAL) and isinstance(b, RATIONAL):
         r = a + b
         return _tidy(r) if isinstance(r, Fraction) else r
@@ -83,7 +84,7 @@ def add(a: Num, b: Num) -> Num:
 
 
 def mul(a: Num, b: Num) -> Num:
-    """a · b."""
+    """A · b."""
     if isinstance(a, RATIONAL) and isinstance(b, RATIONAL):
         r = a * b
         return _tidy(r) if isinstance(r, Fraction) else r

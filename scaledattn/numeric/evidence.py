@@ -213,7 +213,7 @@ def _witness_setting(derivation: Derivation, data: Setting, seed: int) -> Settin
 def witness_derivation(
     derivation: Derivation, settings: Sequence[Setting] | None = None
 ) -> DerivationWitness:
-    """Evaluate every step of ``derivation`` on each setting (default: built from its assumptions)."""
+    """Evaluate every step of ``derivation`` on each setting (default: from its assumptions)."""
     source = "evidence()"
     if settings is None:
         from scaledattn.numeric.settings import default_settings

@@ -50,7 +50,7 @@ Array = NDArray[np.float64]
 
 #: The most joint outcomes the exact enumeration visits.
 MAX_OUTCOMES = 200_000
-OPERATORS = {E: "E", Var: "Var", Std: "Std"}
+OPERATORS: dict[type, str] = {E: "E", Var: "Var", Std: "Std"}
 
 
 @dataclass(frozen=True)
@@ -87,8 +87,8 @@ class Measurement:
         out: dict[str, Any] = {
             "quantity": self.quantity,
             "method": self.method,
-            "expected": show(self.expected) if self.method == "exact" else _jsonable(self.expected),
-            "measured": show(self.measured) if self.method == "exact" else float(self.measured),  # type: ignore[arg-type]
+            "expected": show(self.expected),
+            "measured": show(self.measured) if self.method == "exact" else float(self.measured),
             "agrees": self.agrees,
         }
         if self.target is not None:
@@ -105,18 +105,12 @@ class Measurement:
         return out
 
 
-def _jsonable(x: Num | bool) -> Any:
-    if isinstance(x, bool):
-        return x
-    return show(x)
-
-
 def _operator(expr: Any) -> tuple[type, Any] | None:
+    """(E, Var or Std, its argument) when ``expr`` is such a moment, else None."""
     while isinstance(expr, Group):
         expr = expr.args[0]
-    for op in OPERATORS:
-        if isinstance(expr, op):
-            return op, expr.args[0]
+    if isinstance(expr, (E, Var, Std)):
+        return type(expr), expr.args[0]
     return None
 
 
@@ -144,10 +138,7 @@ def measure_statement(
     moments = _exact_moments(model, ev, z)
     if moments is not None:
         value = _apply(op, moments)
-        if target is None:
-            agrees = equal(value, expected)  # type: ignore[arg-type]
-        else:
-            agrees = equal(value, target) == expected
+        agrees = equal(value, expected) if target is None else equal(value, target) == expected
         return Measurement(quantity, "exact", expected, value, agrees, op(z), target)
     est = _sample(model, ev, z, op, samples, seed)
     return _from_estimate(quantity, op(z), est, expected, target)
@@ -200,7 +191,7 @@ def _as_num(c: Any) -> Num:
         return int(c)
     if c.is_Rational:
         return Fraction(int(c.p), int(c.q))
-    return c  # type: ignore[no-any-return]
+    return c
 
 
 def _latent_pmfs(
@@ -253,8 +244,8 @@ def _exact_moments(model: Model, ev: Evaluator, z: Any) -> tuple[Num, Num] | Non
             single = _enumerate(model, ev.poly(model_atom_product(q, k)))
             if single is not None and all(isinstance(v, (int, Fraction)) for v in single):
                 n = ev.index(dot.dim, {})
-                law = law_power(lattice_law({Fraction(v): p for v, p in single.items()}), n)
-                raw = law.raw_moments(2 * (len(coeffs) - 1))
+                score = law_power(lattice_law({Fraction(v): p for v, p in single.items()}), n)
+                raw = score.raw_moments(2 * (len(coeffs) - 1))
                 return _poly_moments(coeffs, [_tidy_num(r) for r in raw])
     law = _enumerate(model, ev.poly(z))
     if law is None:
@@ -311,20 +302,18 @@ def _unit_arrays(model: Model, rng: np.random.Generator, rows: int) -> dict[str,
     return units
 
 
-def _numeric_poly(
-    poly: dict[tuple[tuple[tuple[str, int], int], ...], float], units: dict[str, Array]
-) -> Array:
-    out: Array | None = None
+FloatPoly = dict[tuple[tuple[tuple[str, int], int], ...], float]
+
+
+def _numeric_poly(poly: FloatPoly, units: dict[str, Array], rows: int) -> Array:
+    out: Array = np.zeros(rows)
     for mono, c in poly.items():
-        term: Any = c
+        term: Array = np.full(rows, c)
         for (name, index), n in mono:
             column = units[name] if index == 0 else units[name][:, index - 1]
             term = term * column**n
-        out = term if out is None else out + term
-    assert out is not None
-    return np.broadcast_to(
-        np.asarray(out, dtype=np.float64), (next(iter(units.values())).shape[0],)
-    ).copy()
+        out += term
+    return out
 
 
 def _atom_poly(ev: Evaluator, z: Any) -> dict[tuple[tuple[tuple[str, int], int], ...], float]:
@@ -346,11 +335,10 @@ def _float(c: Num) -> float:
 def _sample(model: Model, ev: Evaluator, z: Any, op: type, samples: int, seed: int) -> Estimate:
     dot = _dot_of(z)
     coeffs = _coefficients(model, z, dot) if dot is not None else None
-    latent_poly = (
-        ev.poly(z)
-        if coeffs is None
-        else ev.poly(model_atom_product(dot.args[0].name, dot.args[1].name))
-    )  # type: ignore[union-attr]
+    if dot is not None and coeffs is not None:
+        latent_poly = ev.poly(model_atom_product(dot.args[0].name, dot.args[1].name))
+    else:
+        latent_poly = ev.poly(z)
     power_of = max((n for mono in latent_poly for _, n in mono), default=1)
     degree = power_of * (len(coeffs) - 1 if coeffs is not None else 1)
     need = 2 * degree if op is E else 4 * degree
@@ -374,8 +362,8 @@ def _sample(model: Model, ev: Evaluator, z: Any, op: type, samples: int, seed: i
 
         def draw(rng: np.random.Generator, rows: int) -> Array:
             units = _unit_arrays(model, rng, rows)
-            s = np.einsum("ij,ij->i", units[q], units[k])
-            out = np.zeros_like(s)
+            s: Array = np.einsum("ij,ij->i", units[q], units[k])
+            out: Array = np.zeros_like(s)
             for c in reversed(fc):
                 out = out * s + c
             return out
@@ -384,7 +372,7 @@ def _sample(model: Model, ev: Evaluator, z: Any, op: type, samples: int, seed: i
         poly = _atom_poly(ev, z)
 
         def draw(rng: np.random.Generator, rows: int) -> Array:
-            return _numeric_poly(poly, _unit_arrays(model, rng, rows))
+            return _numeric_poly(poly, _unit_arrays(model, rng, rows), rows)
 
     return estimate(draw, samples, seed, width=width, trusted=not lacking, warning=warning)
 
@@ -403,7 +391,7 @@ def _from_estimate(
             ci95 = _sqrt_interval(ci95)
     lo, hi = interval
     if target is None:
-        agrees = est.trusted and lo <= _float(expected) <= hi  # type: ignore[arg-type]
+        agrees = est.trusted and lo <= _float(expected) <= hi
     else:
         agrees = est.trusted and (lo <= _float(target) <= hi) == expected
     return Measurement(

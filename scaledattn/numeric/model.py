@@ -268,7 +268,7 @@ def build_model(sig: Signature, data: Mapping[str, Any]) -> Model:
         if name not in data:
             raise InvalidArgument(f"the setting gives no law for {name}")
     dims = {name: _dimension(dim, values, name) for name, dim in sig.vectors.items()}
-    dims.update({name: 0 for name in sig.scalars})
+    dims.update(dict.fromkeys(sig.scalars, 0))
     laws = [_unit_law(name, data[name], dims) for name in units]
     ordered = _dependency_order(laws)
     groups: list[LatentGroup] = []
@@ -281,8 +281,8 @@ def build_model(sig: Signature, data: Mapping[str, Any]) -> Model:
         for i in _indices(law.dim):
             form: Linear = {}
             for parent, a in law.parents:
-                for key, coef in forms[(parent, i)].items():
-                    form[key] = form.get(key, Fraction(0)) + a * coef
+                for latent, coef in forms[(parent, i)].items():
+                    form[latent] = form.get(latent, Fraction(0)) + a * coef
             if noise_group is not None:
                 form[(noise_group, i)] = Fraction(1)
             forms[(law.name, i)] = {k: c for k, c in form.items() if c}
@@ -290,7 +290,7 @@ def build_model(sig: Signature, data: Mapping[str, Any]) -> Model:
 
 
 def _indices(dim: int) -> range:
-    return range(0, 1) if dim == 0 else range(1, dim + 1)
+    return range(1) if dim == 0 else range(1, dim + 1)
 
 
 def _check_symbol(symbol: Symbol, value: Fraction) -> None:
