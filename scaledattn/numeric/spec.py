@@ -22,6 +22,7 @@ scaledattn.errors.InvalidArgument: not a number: 'nan' (write an integer, a deci
 from __future__ import annotations
 
 import math
+import numbers
 import re
 from dataclasses import dataclass
 from fractions import Fraction
@@ -36,7 +37,7 @@ Value = Fraction | tuple[Fraction, ...]
 _NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d{1,3})?(/\d+)?")
 _NAME = re.compile(r"[a-z][a-z0-9-]*")
 _KEY = re.compile(r"[a-z][a-z0-9_]*")
-MAX_NUMBER_TEXT = 60
+MAX_NUMBER_TEXT = 800
 MAX_EXPONENT = 60
 
 
@@ -82,6 +83,8 @@ def as_fraction(value: object, what: str) -> Fraction:
         raise InvalidArgument(f"{what} must be a number, got {value!r}")
     if isinstance(value, (int, Fraction)):
         return Fraction(value)
+    if isinstance(value, numbers.Rational):  # e.g. a SymPy Rational
+        return Fraction(int(value.numerator), int(value.denominator))
     if isinstance(value, float):
         if not math.isfinite(value):
             raise InvalidArgument(f"{what} must be a finite number, got {value!r}")
