@@ -27,7 +27,9 @@ def dims(max_value: int = 4096) -> st.SearchStrategy[int]:
     )
 
 
-def rationals(low: int = -3, high: int = 3, max_denominator: int = 8) -> st.SearchStrategy[Fraction]:
+def rationals(
+    low: int = -3, high: int = 3, max_denominator: int = 8
+) -> st.SearchStrategy[Fraction]:
     """Small exact rationals in [low, high]."""
     return st.fractions(low, high, max_denominator=max_denominator)
 
@@ -50,9 +52,7 @@ def finite_distributions(max_values: int = 4) -> st.SearchStrategy[Distribution]
     @st.composite
     def finite(draw: st.DrawFn) -> Distribution:
         w = draw(weights)
-        values = draw(
-            st.lists(rationals(-3, 3, 4), min_size=len(w), max_size=len(w), unique=True)
-        )
+        values = draw(st.lists(rationals(-3, 3, 4), min_size=len(w), max_size=len(w), unique=True))
         total = sum(w)
         return Finite(values, [Fraction(x, total) for x in w])
 
@@ -68,9 +68,7 @@ def continuous_distributions() -> st.SearchStrategy[Distribution]:
     """Non-finite catalogue laws with a finite fourth moment (Student's t with nu > 4)."""
     return st.one_of(
         st.builds(Gaussian, numbers(-2, 2), variances()),
-        st.builds(
-            lambda lo, width: Uniform(lo, lo + width), numbers(-2, 2), variances(0.25, 4)
-        ),
+        st.builds(lambda lo, width: Uniform(lo, lo + width), numbers(-2, 2), variances(0.25, 4)),
         st.builds(Laplace, numbers(-2, 2), variances(0.25, 2)),
         st.integers(5, 40).map(StudentT),
     )

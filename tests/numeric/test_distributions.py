@@ -37,8 +37,10 @@ h = sympy.Rational
         (Die(), stats.DiscreteUniform("x", [h(2 * f - 7, 2) for f in range(1, 7)])),
         (Bernoulli(h(1, 3)), stats.Bernoulli("x", h(1, 3))),
         (Coin(), stats.FiniteRV("x", {-1: h(1, 2), 1: h(1, 2)})),
-        (Finite([0, 1, 5], [h(1, 2), h(1, 4), h(1, 4)]),
-         stats.FiniteRV("x", {0: h(1, 2), 1: h(1, 4), 5: h(1, 4)})),
+        (
+            Finite([0, 1, 5], [h(1, 2), h(1, 4), h(1, 4)]),
+            stats.FiniteRV("x", {0: h(1, 2), 1: h(1, 4), 5: h(1, 4)}),
+        ),
     ],
 )
 def test_catalogue_moments_equal_sympy_stats(ours: Distribution, oracle: object) -> None:
@@ -51,14 +53,16 @@ def test_catalogue_moments_equal_sympy_stats(ours: Distribution, oracle: object)
 def test_student_t_moments_equal_integrals_of_its_density() -> None:
     z = sympy.Symbol("z", real=True)
     density = stats.density(stats.StudentT("x", 7))(z)
-    moments = [
-        sympy.integrate(z**n * density, (z, -sympy.oo, sympy.oo)) for n in (1, 2, 3, 4)
-    ]
+    moments = [sympy.integrate(z**n * density, (z, -sympy.oo, sympy.oo)) for n in (1, 2, 3, 4)]
     ours = StudentT(7)
-    assert [sympy.gammasimp((m - o).rewrite(sympy.gamma)) for m, o in zip(
-        moments, [ours.mean(), ours.variance(), ours.central_moment(3), ours.fourth_moment()],
-        strict=True,
-    )] == [0, 0, 0, 0]
+    assert [
+        sympy.gammasimp((m - o).rewrite(sympy.gamma))
+        for m, o in zip(
+            moments,
+            [ours.mean(), ours.variance(), ours.central_moment(3), ours.fourth_moment()],
+            strict=True,
+        )
+    ] == [0, 0, 0, 0]
 
 
 def test_cauchy_and_student_t_with_nu_at_most_2_refuse_variance_checks() -> None:
@@ -71,7 +75,8 @@ def test_cauchy_and_student_t_with_nu_at_most_2_refuse_variance_checks() -> None
 def test_student_t_with_nu_in_2_to_4_has_a_variance_but_no_fourth_moment() -> None:
     for nu in (3, 4, h(5, 2)):
         dist = StudentT(nu)
-        assert dist.has_variance and not dist.has_fourth_moment
+        assert dist.has_variance
+        assert not dist.has_fourth_moment
         assert dist.fourth_moment() == sympy.oo
     assert StudentT(5).has_fourth_moment
 
@@ -95,13 +100,19 @@ def test_non_finite_laws_have_no_pmf() -> None:
 def test_samplers_are_seeded_and_shaped(dist: Distribution) -> None:
     a = dist.sample(np.random.default_rng(7), (3, 5))
     b = dist.sample(np.random.default_rng(7), (3, 5))
-    assert a.shape == (3, 5) and a.dtype == np.float64
+    assert a.shape == (3, 5)
+    assert a.dtype == np.float64
     assert np.array_equal(a, b)
 
 
 SAMPLED = [
-    "gaussian:mean=1,var=2", "uniform:low=-1,high=3", "laplace:mean=-1,scale=1/2",
-    "student-t:nu=9", "coin", "die", "bernoulli:p=1/5",
+    "gaussian:mean=1,var=2",
+    "uniform:low=-1,high=3",
+    "laplace:mean=-1,scale=1/2",
+    "student-t:nu=9",
+    "coin",
+    "die",
+    "bernoulli:p=1/5",
     "finite:values=-2|0|7,probs=1/8|3/4|1/8",
 ]
 

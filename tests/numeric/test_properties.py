@@ -154,7 +154,7 @@ def test_scaling_by_root_d_k_leaves_the_product_of_component_variances(
     rng = np.random.default_rng(seed_of(q.spec, k.spec, d))
     scores = sample_scores(q, k, d, rng, samples_for(2 * d)) / math.sqrt(d)
     # κₙ(S/√d) = d·κₙ(qk)/dⁿᐟ²; the check uses only κ₂ and κ₄ (κ₁ = 0 when centred).
-    k1, k2, k3, k4 = product_cumulants(q, k)
+    _, k2, _, k4 = product_cumulants(q, k)
     c = [Fraction(0), k2, Fraction(0), k4 / d]
     assert check_variance(scores, expected, c).agrees
 
@@ -169,7 +169,9 @@ def test_scaling_by_root_d_k_holds_exactly_for_finite_laws(
     assert sympy.Rational(exact.numerator, exact.denominator) == q.variance() * k.variance()
 
 
-UNIT = st.sampled_from([Coin(), Finite([-2, 0, 2], [Fraction(1, 8), Fraction(3, 4), Fraction(1, 8)])])
+UNIT = st.sampled_from(
+    [Coin(), Finite([-2, 0, 2], [Fraction(1, 8), Fraction(3, 4), Fraction(1, 8)])]
+)
 
 
 @given(UNIT, UNIT, dims(1024), st.fractions(Fraction(1, 8), 40, max_denominator=8))

@@ -13,8 +13,14 @@ from tests.strategies import catalogue_distributions
 
 @pytest.mark.parametrize(
     ("text", "value"),
-    [("3", Fraction(3)), ("-0.25", Fraction(-1, 4)), ("1/3", Fraction(1, 3)),
-     ("2e-3", Fraction(1, 500)), (".5", Fraction(1, 2)), ("-6/4", Fraction(-3, 2))],
+    [
+        ("3", Fraction(3)),
+        ("-0.25", Fraction(-1, 4)),
+        ("1/3", Fraction(1, 3)),
+        ("2e-3", Fraction(1, 500)),
+        (".5", Fraction(1, 2)),
+        ("-6/4", Fraction(-3, 2)),
+    ],
 )
 def test_numbers_are_read_exactly(text: str, value: Fraction) -> None:
     assert parse_number(text) == value
@@ -22,8 +28,21 @@ def test_numbers_are_read_exactly(text: str, value: Fraction) -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["nan", "inf", "-inf", "1e999", "", "1/0", "0x10", "1,5", "sqrt(2)", "2**3",
-     "__import__('os').system('true')", "1/2/3", "one"],
+    [
+        "nan",
+        "inf",
+        "-inf",
+        "1e999",
+        "",
+        "1/0",
+        "0x10",
+        "1,5",
+        "sqrt(2)",
+        "2**3",
+        "__import__('os').system('true')",
+        "1/2/3",
+        "one",
+    ],
 )
 def test_anything_but_a_plain_number_is_refused(text: str) -> None:
     with pytest.raises(InvalidArgument):
