@@ -35,6 +35,7 @@ scaledattn.errors.InvalidArgument: cauchy has no mean and no variance: a varianc
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
@@ -160,8 +161,13 @@ class Distribution:
         return "has no finite variance"
 
     # -- sampling and exact laws -----------------------------------------
-    def sample(self, rng: np.random.Generator, size: Size) -> Array:
-        """``size`` independent draws as float64, from the generator ``rng``."""
+    def sample(self, rng: np.random.Generator, size: Size, out: Array | None = None) -> Array:
+        """``size`` independent draws as float64, from the generator ``rng``.
+
+        With ``out`` (a float64 array of shape ``size``) the draws are written there,
+        without a new allocation where numpy allows it: the Monte Carlo loop reuses
+        one buffer per vector instead of allocating per chunk.
+        """
         raise NotImplementedError
 
     def pmf(self) -> dict[Fraction, Fraction]:
@@ -233,39 +239,58 @@ class FiniteLaw(Distribution):
     def _pmf_items(self) -> tuple[tuple[Fraction, Fraction], ...]:
         raise NotImplementedError
 
-    def sample(self, rng: np.random.Generator, size: Size) -> Array:
+    def sample(self, rng: np.random.Generator, size: Size, out: Array | None = None) -> Array:
         """Draws by index: equal probabilities use integers(), others the inverse CDF.
 
         The inverse CDF compares float64 uniforms with float64 cumulative
         probabilities, so each probability is met to about 1e-16.
         """
-        return _finite_sampler(self._pmf_items())(rng, size)
+        return _finite_sampler(self._pmf_items())(rng, size, out)
 
 
 def _pmf_mean(items: tuple[tuple[Fraction, Fraction], ...]) -> Fraction:
     return sum((p * v for v, p in items), Fraction(0))
 
 
+def _into(values: Array, out: Array | None) -> Array:
+    if out is None:
+        return values
+    out[...] = values
+    return out
+
+
+Sampler = Callable[[np.random.Generator, Size, "Array | None"], Array]
+
+
 @cache
-def _finite_sampler(
-    items: tuple[tuple[Fraction, Fraction], ...],
-) -> Callable[[np.random.Generator, Size], Array]:
+def _finite_sampler(items: tuple[tuple[Fraction, Fraction], ...]) -> Sampler:
     values = np.array([float(v) for v, _ in items], dtype=np.float64)
     probs = [p for _, p in items]
     m = len(values)
     if all(p == probs[0] for p in probs):
         dtype = np.int8 if m <= 127 else np.int64
+        gaps = {b - a for (a, _), (b, _) in itertools.pairwise(items)}
+        if len(gaps) <= 1:  # equally spaced: value = first + gap·index, in place
+            first, gap = float(items[0][0]), float(gaps.pop()) if gaps else 0.0
 
-        def equal(rng: np.random.Generator, size: Size) -> Array:
-            out: Array = values[rng.integers(0, m, size, dtype=dtype)]
-            return out
+            def spaced(rng: np.random.Generator, size: Size, out: Array | None) -> Array:
+                index = rng.integers(0, m, size, dtype=dtype)
+                if out is None:
+                    out = np.empty(index.shape)
+                np.multiply(index, gap, out=out)
+                out += first
+                return out
+
+            return spaced
+
+        def equal(rng: np.random.Generator, size: Size, out: Array | None) -> Array:
+            return _into(values[rng.integers(0, m, size, dtype=dtype)], out)
 
         return equal
     cdf = np.cumsum([float(p) for p in probs])[:-1]
 
-    def weighted(rng: np.random.Generator, size: Size) -> Array:
-        out: Array = values[np.searchsorted(cdf, rng.random(size), side="right")]
-        return out
+    def weighted(rng: np.random.Generator, size: Size, out: Array | None) -> Array:
+        return _into(values[np.searchsorted(cdf, rng.random(size), side="right")], out)
 
     return weighted
 
@@ -392,9 +417,9 @@ class Gaussian(Distribution):
             return sympy.S.Zero
         return sympy.factorial2(n - 1) * to_sympy(self.var) ** (n // 2)
 
-    def sample(self, rng: np.random.Generator, size: Size) -> Array:
-        """Draws mean + √var · Z with Z standard normal."""
-        out: Array = rng.standard_normal(size)
+    def sample(self, rng: np.random.Generator, size: Size, out: Array | None = None) -> Array:
+        """Draws mean + √var · Z with Z standard normal (in place)."""
+        out = rng.standard_normal(size, out=out)
         if self.var != 1:
             out *= math.sqrt(self.var)
         if self.mean_:
@@ -431,9 +456,11 @@ class Uniform(Distribution):
         half = to_sympy((self.high - self.low) / 2)
         return half**n / (n + 1)
 
-    def sample(self, rng: np.random.Generator, size: Size) -> Array:
-        """Draws from numpy's uniform sampler."""
-        out: Array = rng.uniform(float(self.low), float(self.high), size)
+    def sample(self, rng: np.random.Generator, size: Size, out: Array | None = None) -> Array:
+        """Draws low + (high − low)·U with U uniform on [0, 1) (in place)."""
+        out = rng.random(size, out=out)
+        out *= float(self.high - self.low)
+        out += float(self.low)
         return out
 
 
@@ -465,10 +492,9 @@ class Laplace(Distribution):
             return sympy.S.Zero
         return sympy.factorial(n) * to_sympy(self.scale) ** n
 
-    def sample(self, rng: np.random.Generator, size: Size) -> Array:
+    def sample(self, rng: np.random.Generator, size: Size, out: Array | None = None) -> Array:
         """Draws from numpy's Laplace sampler."""
-        out: Array = rng.laplace(float(self.mean_), float(self.scale), size)
-        return out
+        return _into(rng.laplace(float(self.mean_), float(self.scale), size), out)
 
 
 @dataclass(frozen=True)
@@ -515,10 +541,9 @@ class StudentT(Distribution):
         """Why: nu must exceed 2."""
         return "has no finite variance (it needs nu > 2)"
 
-    def sample(self, rng: np.random.Generator, size: Size) -> Array:
+    def sample(self, rng: np.random.Generator, size: Size, out: Array | None = None) -> Array:
         """Draws from numpy's standard_t sampler."""
-        out: Array = rng.standard_t(float(self.nu), size)
-        return out
+        return _into(rng.standard_t(float(self.nu), size), out)
 
 
 @dataclass(frozen=True)
@@ -548,10 +573,9 @@ class Cauchy(Distribution):
         """Why: the Cauchy law has no moments."""
         return "has no mean and no variance"
 
-    def sample(self, rng: np.random.Generator, size: Size) -> Array:
+    def sample(self, rng: np.random.Generator, size: Size, out: Array | None = None) -> Array:
         """Draws loc + scale · C with C standard Cauchy."""
-        out: Array = rng.standard_cauchy(size) * float(self.scale) + float(self.loc)
-        return out
+        return _into(rng.standard_cauchy(size) * float(self.scale) + float(self.loc), out)
 
 
 CATALOGUE: dict[str, type[Distribution]] = {

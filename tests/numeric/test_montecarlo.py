@@ -66,7 +66,7 @@ def test_memory_stays_flat_as_the_number_of_samples_grows() -> None:
         estimate_scores(Coin(), Coin(), 64, n, seed=0)
         peaks.append(tracemalloc.get_traced_memory()[1])
         tracemalloc.stop()
-    # Ten times the samples, about the same peak (a few chunks of 2 MiB).
+    # Ten times the samples, about the same peak (a few chunks of 512 KiB).
     assert peaks[1] < 1.5 * peaks[0] + 1_000_000
     assert peaks[1] < 64 * 2**20
 
