@@ -28,7 +28,7 @@ from numpy.typing import NDArray
 
 from scaledattn.errors import InvalidArgument
 from scaledattn.kernel import Derivation, Dot, E, Equation, Group, Std, Var
-from scaledattn.kernel.expr import random_atoms, rebuild
+from scaledattn.kernel.expr import Component, VectorLabel, random_atoms, rebuild
 from scaledattn.numeric.evaluate import (
     Evaluator,
     Num,
@@ -241,7 +241,7 @@ def _exact_moments(model: Model, ev: Evaluator, z: Any) -> tuple[Num, Num] | Non
         coeffs = _coefficients(model, z, dot)
         if coeffs is not None:
             q, k = dot.args[0].name, dot.args[1].name
-            single = _enumerate(model, ev.poly(model_atom_product(q, k)))
+            single = _enumerate(model, ev.poly(_one_product(q, k)))
             if single is not None and all(isinstance(v, (int, Fraction)) for v in single):
                 n = ev.index(dot.dim, {})
                 score = law_power(lattice_law({Fraction(v): p for v, p in single.items()}), n)
@@ -262,11 +262,8 @@ def _tidy_num(x: Fraction) -> Num:
     return x.numerator if x.denominator == 1 else x
 
 
-def model_atom_product(q: str, k: str) -> Any:
-    """q₁·k₁ as a kernel expression (one product of the dot, index 1)."""
-    from scaledattn.kernel import Component
-    from scaledattn.kernel.expr import VectorLabel
-
+def _one_product(q: str, k: str) -> Any:
+    """q₁·k₁ as a kernel expression: one term of the dot (all terms are alike in law)."""
     return Component(VectorLabel(q), 1) * Component(VectorLabel(k), 1)
 
 
@@ -336,7 +333,7 @@ def _sample(model: Model, ev: Evaluator, z: Any, op: type, samples: int, seed: i
     dot = _dot_of(z)
     coeffs = _coefficients(model, z, dot) if dot is not None else None
     if dot is not None and coeffs is not None:
-        latent_poly = ev.poly(model_atom_product(dot.args[0].name, dot.args[1].name))
+        latent_poly = ev.poly(_one_product(dot.args[0].name, dot.args[1].name))
     else:
         latent_poly = ev.poly(z)
     power_of = max((n for mono in latent_poly for _, n in mono), default=1)
