@@ -225,6 +225,44 @@ with as_written():
         .qed()
     )
 
+#: Mean 0, variance 1 and finite: ±2 with probability 1/8 each, 0 otherwise.
+THREE_POINT = "finite:values=-2|0|2,probs=1/8|3/4|1/8"
+
+
+def evidence() -> dict[str, tuple[dict[str, object], ...]]:
+    """Concrete models on which ``scaledattn check`` evaluates every step.
+
+    Finite laws are measured exactly (the law of q·k by convolution), the others
+    by Monte Carlo. The lesson's settings appear: the coin at d_k = 2 (exercise 1)
+    and d_k = 64 (variance 64), and component variance 4 (exercise 3: 16·d_k).
+    """
+    return {
+        "dot_product_mean": (
+            {"q": "coin", "k": THREE_POINT, "d_k": 3},
+            {"q": "gaussian", "k": "coin", "d_k": 64},
+        ),
+        "dot_product_variance": (
+            {"q": "coin", "k": "coin", "d_k": 2},
+            {"q": "coin", "k": "coin", "d_k": 64},
+            {"q": "gaussian", "k": THREE_POINT, "d_k": 16},
+        ),
+        "dot_product_variance_general": (
+            {"q": "finite:values=-2|2", "k": "coin", "d_k": 16, "sigma_q": 2, "sigma_k": 1},
+            {"q": "gaussian:var=4", "k": "gaussian:var=4", "d_k": 8, "sigma_q": 2, "sigma_k": 2},
+        ),
+        "dot_product_variance_with_means": (
+            {"q": "finite:values=0|2", "k": "finite:values=-5/2|3/2", "d_k": 8,
+             "sigma_q": 1, "sigma_k": 2, "mu_q": 1, "mu_k": "-1/2"},
+            {"q": "gaussian:mean=1,var=1", "k": "gaussian:mean=-1/2,var=4", "d_k": 8,
+             "sigma_q": 1, "sigma_k": 2, "mu_q": 1, "mu_k": "-1/2"},
+        ),
+        "dot_product_second_moment_d3": (
+            {"q": "coin", "k": THREE_POINT},
+            {"q": "gaussian", "k": "gaussian"},
+        ),
+    }
+
+
 derivations = (
     dot_product_variance,
     dot_product_mean,

@@ -87,5 +87,28 @@ with as_written():
 
 derivations = (unique_scale, scaled_variance, scale_by_d_k)
 
+
+def evidence() -> dict[str, tuple[dict[str, object], ...]]:
+    """Concrete models on which ``scaledattn check`` evaluates every step.
+
+    ``unique_scale`` is an equivalence: at d_k = 4, c = 2 both sides hold, at
+    d_k = 3, c = 2 both fail (Var(q·k/c) = 3/4), and the numbers must agree on which.
+    """
+    return {
+        "scaled_variance": (
+            {"q": "coin", "k": "coin", "d_k": 16, "c": 2},
+            {"q": "gaussian", "k": "coin", "d_k": 64, "c": 8},
+        ),
+        "unique_scale": (
+            {"q": "coin", "k": "coin", "d_k": 4, "c": 2},
+            {"q": "coin", "k": "coin", "d_k": 3, "c": 2},
+            {"q": "gaussian", "k": "gaussian", "d_k": 16, "c": 4},
+        ),
+        "scale_by_d_k": (
+            {"q": "coin", "k": "coin", "d_k": 64},
+            {"q": "gaussian", "k": "coin", "d_k": 16},
+        ),
+    }
+
 if __name__ == "__main__":
     raise SystemExit(run(derivations))

@@ -70,5 +70,24 @@ with as_written():
 
 derivations = (variance_of_sum, variance_of_sum_of_indep)
 
+
+def evidence() -> dict[str, tuple[dict[str, object], ...]]:
+    """Concrete models on which ``scaledattn check`` evaluates every step.
+
+    Y = a·X + ε makes X and Y dependent, so the covariance term is not zero; the
+    corollary gets independent X and Y, as it assumes.
+    """
+    return {
+        "variance_of_sum": (
+            {"X": "die", "Y": {"X": 2, "noise": "coin"}},
+            {"X": "bernoulli:p=1/3", "Y": {"X": "-3/2", "noise": "finite:values=0|1|5,probs=1/2|1/4|1/4"}},
+            {"X": "gaussian:mean=1,var=2", "Y": {"X": "-1/2", "noise": "laplace"}},
+        ),
+        "variance_of_sum_of_indep": (
+            {"X": "die", "Y": "bernoulli:p=1/4"},
+            {"X": "uniform:low=-1,high=3", "Y": "student-t:nu=6"},
+        ),
+    }
+
 if __name__ == "__main__":
     raise SystemExit(run(derivations))

@@ -1,4 +1,8 @@
-"""Shared Hypothesis strategies (plural nouns, as attrs names them)."""
+"""Shared Hypothesis strategies (plural nouns, as attrs names them).
+
+Dimensions, exact numbers, catalogue distributions, and the moments and correlations
+the calculator's witnesses draw.
+"""
 
 from __future__ import annotations
 
@@ -6,10 +10,93 @@ from fractions import Fraction
 
 from hypothesis import strategies as st
 
+from scaledattn.numeric.distributions import (
+    Bernoulli,
+    Coin,
+    Die,
+    Distribution,
+    Finite,
+    Gaussian,
+    Laplace,
+    StudentT,
+    Uniform,
+)
 
-def dims(max_value: int = 4) -> st.SearchStrategy[int]:
-    """Small key dimensions d_k (an exact enumeration stays cheap)."""
-    return st.integers(min_value=1, max_value=max_value)
+
+def dims(max_value: int = 4096) -> st.SearchStrategy[int]:
+    """d_k from 1 to max_value, log-uniform so that small and large both appear."""
+    top = max_value.bit_length() - 1
+    return st.integers(0, top).flatmap(
+        lambda e: st.integers(2**e, min(max_value, 2 ** (e + 1) - 1))
+    )
+
+
+def rationals(
+    low: int = -3, high: int = 3, max_denominator: int = 8
+) -> st.SearchStrategy[Fraction]:
+    """Small exact rationals in [low, high]."""
+    return st.fractions(low, high, max_denominator=max_denominator)
+
+
+def numbers(low: float = -3, high: float = 3) -> st.SearchStrategy[Fraction]:
+    """Parameters as a user gives them: exact rationals or (finite) floats, as Fractions."""
+    floats = st.floats(low, high, allow_nan=False, allow_infinity=False, width=32)
+    return st.one_of(rationals(int(low), int(high)), floats.map(Fraction))
+
+
+def variances(low: float = 0.125, high: float = 4) -> st.SearchStrategy[Fraction]:
+    """Positive variances, rational or float."""
+    return numbers(low, high).filter(lambda v: v > 0)
+
+
+def finite_distributions(max_values: int = 4) -> st.SearchStrategy[Distribution]:
+    """Finite catalogue laws: coin, die, bernoulli, and finite laws on small rationals."""
+    weights = st.lists(st.integers(1, 6), min_size=1, max_size=max_values)
+
+    @st.composite
+    def finite(draw: st.DrawFn) -> Distribution:
+        w = draw(weights)
+        values = draw(st.lists(rationals(-3, 3, 4), min_size=len(w), max_size=len(w), unique=True))
+        total = sum(w)
+        return Finite(values, [Fraction(x, total) for x in w])
+
+    return st.one_of(
+        st.just(Coin()),
+        st.just(Die()),
+        st.fractions(0, 1, max_denominator=6).map(Bernoulli),
+        finite(),
+    )
+
+
+def continuous_distributions() -> st.SearchStrategy[Distribution]:
+    """Non-finite catalogue laws with a finite fourth moment (Student's t with nu > 4)."""
+    return st.one_of(
+        st.builds(Gaussian, numbers(-2, 2), variances()),
+        st.builds(lambda lo, width: Uniform(lo, lo + width), numbers(-2, 2), variances(0.25, 4)),
+        st.builds(Laplace, numbers(-2, 2), variances(0.25, 2)),
+        st.integers(5, 40).map(StudentT),
+    )
+
+
+def catalogue_distributions() -> st.SearchStrategy[Distribution]:
+    """Any catalogue law with a finite fourth moment."""
+    return st.one_of(finite_distributions(), continuous_distributions())
+
+
+def centred(dist: Distribution) -> Distribution:
+    """The same law shifted to mean 0 (finite laws exactly, Gaussian/Laplace by parameter)."""
+    mean = Fraction(str(dist.mean())) if dist.mean() != 0 else Fraction(0)
+    if isinstance(dist, (Coin, Die, StudentT)):
+        return dist
+    if isinstance(dist, Gaussian):
+        return Gaussian(0, dist.var)
+    if isinstance(dist, Laplace):
+        return Laplace(0, dist.scale)
+    if isinstance(dist, Uniform):
+        half = (dist.high - dist.low) / 2
+        return Uniform(-half, half)
+    pmf = dist.pmf()
+    return Finite([v - mean for v in pmf], list(pmf.values()))
 
 
 def means() -> st.SearchStrategy[Fraction]:

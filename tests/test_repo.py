@@ -21,6 +21,14 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     "scaledattn.render": ("scaledattn.errors", "scaledattn.kernel", "scaledattn.render"),
     "scaledattn.derive": ("scaledattn.errors", "scaledattn.kernel", "scaledattn.render"),
     "scaledattn.registry": ("scaledattn.errors", "scaledattn.kernel", "scaledattn.proofs"),
+    "scaledattn.numeric": (
+        "scaledattn.errors",
+        "scaledattn.kernel",
+        "scaledattn.derive",
+        "scaledattn.render",
+        "scaledattn.registry",
+        "scaledattn.numeric",
+    ),
     "scaledattn.calculator": (
         "scaledattn.errors",
         "scaledattn.kernel",

@@ -14,10 +14,10 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from scaledattn import __version__
-from scaledattn.cli import calculator, docs, exercises, theorems
+from scaledattn.cli import calculator, docs, exercises, theorems, witness
 from scaledattn.errors import InvalidArgument, NumericCheckFailed, ProofError
 
-COMMANDS = (theorems, calculator, exercises, docs)
+COMMANDS = (theorems, witness, calculator, exercises, docs)
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_UNDECIDED = 0, 1, 2, 3
 

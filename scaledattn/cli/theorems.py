@@ -6,6 +6,9 @@ import argparse
 from typing import Any
 
 from scaledattn.derive import audit_of
+from scaledattn.numeric.evaluate import show
+from scaledattn.numeric.evidence import DerivationWitness, SettingWitness, witness_derivation
+from scaledattn.numeric.montecarlo import Z_AGREE
 from scaledattn.registry import find_derivation, theorem_modules
 from scaledattn.render import FORMATS, render, to_json
 from scaledattn.render.display import statement_parts, unicode_line
@@ -22,7 +25,9 @@ def register(sub: Any) -> None:
     p.add_argument("--format", choices=FORMATS, default="text")
     p.set_defaults(func=cmd_derive)
 
-    p = sub.add_parser("check", help="verify every theorem and print a summary")
+    p = sub.add_parser(
+        "check", help="verify every theorem, evaluate every step on numbers, print a summary"
+    )
     p.add_argument("--json", action="store_true", help="machine-readable summary")
     p.set_defaults(func=cmd_check)
 
@@ -51,36 +56,103 @@ def cmd_derive(args: argparse.Namespace) -> int:
     return 0 if result.verified else 1
 
 
+def _witnesses(module: Any, d: Any) -> DerivationWitness:
+    """The numeric witness of one derivation, on its module's evidence() if it has one."""
+    evidence = getattr(module.module, "evidence", None)
+    settings = evidence().get(d.name) if callable(evidence) else None
+    return witness_derivation(d, settings)
+
+
 def cmd_check(args: argparse.Namespace) -> int:
-    """Audit every derivation of every theorem; a table and a summary line."""
+    """Audit every derivation and evaluate it on its numeric witnesses; table and summary."""
     rows = []
     for module in theorem_modules():
         for d in module.derivations:
-            result = audit_of(d)
-            rows.append((module.name, d, result))
+            rows.append((module.name, d, audit_of(d), _witnesses(module, d)))
+    verified = all(r.verified for _, _, r, _ in rows)
+    agrees = all(w.agrees for _, _, _, w in rows)
     if args.json:
         print(
             to_json(
                 {
-                    "verified": all(r.verified for _, _, r in rows),
-                    "theorems": [{"module": m, **audit_json(r)} for m, _, r in rows],
+                    "verified": verified,
+                    "agrees": agrees,
+                    "theorems": [
+                        {"module": m, **audit_json(r), "numeric": w.as_json()}
+                        for m, _, r, w in rows
+                    ],
                 }
             )
         )
     else:
-        width = max(len(d.name) for _, d, _ in rows)
-        print(f"{'theorem':<{width}}  steps  verdict   statement")
-        for _, d, r in rows:
-            verdict = "VERIFIED" if r.verified else "REJECTED"
-            print(f"{d.name:<{width}}  {len(d.steps):>5}  {verdict:<8}  {_statement(d)}")
-        failed = [d.name for _, d, r in rows if not r.verified]
-        total = sum(len(d.steps) for _, d, _ in rows)
-        modules = len({m for m, _, _ in rows})
-        if failed:
-            print(f"\nREJECTED: {', '.join(failed)}")
-        else:
-            print(
-                f"\nAll {len(rows)} derivations of {modules} theorems verified:"
-                f" {total} steps, each checked by the kernel."
-            )
-    return 0 if all(r.verified for _, _, r in rows) else 1
+        _check_table(rows)
+    return 0 if verified and agrees else 1
+
+
+def _check_table(rows: list[tuple[str, Any, Any, DerivationWitness]]) -> None:
+    width = max(len(d.name) for _, d, _, _ in rows)
+    print(f"{'theorem':<{width}}  steps  kernel    numbers  statement")
+    for _, d, r, w in rows:
+        verdict = "VERIFIED" if r.verified else "REJECTED"
+        numbers = "AGREE" if w.agrees else "DIFFER"
+        print(f"{d.name:<{width}}  {len(d.steps):>5}  {verdict:<8}  {numbers:<7}  {_statement(d)}")
+        for s in w.settings:
+            print("    " + witness_line(d, s))
+    failed = [d.name for _, d, r, _ in rows if not r.verified]
+    differ = [d.name for _, d, _, w in rows if not w.agrees]
+    total = sum(len(d.steps) for _, d, _, _ in rows)
+    modules = len({m for m, _, _, _ in rows})
+    settings = [s for _, _, _, w in rows for s in w.settings]
+    exact = sum(1 for s in settings if s.measurement and s.measurement.method == "exact")
+    sampled = sum(1 for s in settings if s.measurement and s.measurement.method != "exact")
+    values = sum(len(s.steps) for s in settings)
+    print()
+    if failed:
+        print(f"REJECTED by the kernel: {', '.join(failed)}")
+    else:
+        print(
+            f"All {len(rows)} derivations of {modules} theorems verified:"
+            f" {total} steps, each checked by the kernel."
+        )
+    summary = (
+        f"{len(settings)} numeric settings ({exact} measured exactly, {sampled} by Monte Carlo),"
+        f" {values} step comparisons"
+    )
+    if differ:
+        print(f"Numbers DIFFER for: {', '.join(differ)} ({summary}).")
+    else:
+        print(f"Numbers agree: {summary}, every step's two sides equal.")
+    if sampled:
+        print(
+            f"Monte Carlo ± is the z = {Z_AGREE:.2f} interval: a false alarm has probability 1e-6."
+        )
+
+
+def witness_line(d: Any, s: SettingWitness) -> str:
+    """One setting on one line: the model, the measured statement, and any disagreement."""
+    mark = "✓" if s.agrees else "✗"
+    if s.error:
+        return f"{mark} {s.description}: {s.error}"
+    wrong = s.disagreements()
+    if wrong:
+        step = wrong[0]
+        return (
+            f"{mark} {s.description}: step {step.number} (by {step.label}) changes the value"
+            f" from {show(step.before)} to {show(step.after)}"
+        )
+    m = s.measurement
+    if m is None:
+        return f"{mark} {s.description}: {len(s.steps)} steps agree"
+    quantity = unicode_line(m.expr)
+    if m.method == "exact":
+        measured = f"{show(m.measured)} (exact)"
+    else:
+        half = m.half_width or 0.0
+        measured = f"{float(m.measured):.4g} ± {half:.2g} (Monte Carlo, n = {m.samples})"
+        if not m.trusted:
+            measured += f", UNTRUSTED: {m.warning}"
+    if m.target is not None:
+        rhs = unicode_line(d.statement.rhs)
+        claim = f"{quantity} = {show(m.target)} iff {rhs}, which is {show(m.expected)}"
+        return f"{mark} {s.description}: {claim}; {quantity} = {measured}"
+    return f"{mark} {s.description}: {quantity} expected {show(m.expected)}, measured {measured}"

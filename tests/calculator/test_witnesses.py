@@ -41,7 +41,7 @@ def _exact(x: Fraction) -> sympy.Rational:
 
 
 @given(
-    d=dims(),
+    d=dims(4),
     symbolic=st.booleans(),
     mean_q=means(),
     mean_k=means(),

@@ -1,0 +1,31 @@
+"""Numbers as the second witness: distributions, exact laws, Monte Carlo, step evaluation.
+
+- :mod:`~scaledattn.numeric.distributions`: the catalogue (symbolic moments, seeded
+  samplers, exact pmfs) and :func:`distribution`, which reads a spec.
+- :mod:`~scaledattn.numeric.exact`: the exact law of q·k by convolution.
+- :mod:`~scaledattn.numeric.montecarlo`: chunked Monte Carlo with streaming moments.
+- :mod:`~scaledattn.numeric.witness`: the mean and variance of q·k against a closed form.
+- :mod:`~scaledattn.numeric.model`, :mod:`~scaledattn.numeric.evaluate`,
+  :mod:`~scaledattn.numeric.evidence`: concrete models of a derivation's assumptions,
+  and the evaluation of every step of a derivation on them.
+
+Nothing here can make a Theorem: numbers are evidence, shown as such.
+"""
+
+from scaledattn.numeric.distributions import CATALOGUE, Distribution, distribution
+from scaledattn.numeric.exact import combinations, score_law
+from scaledattn.numeric.montecarlo import Estimate, RunningMoments, estimate_scores
+from scaledattn.numeric.witness import ScoreWitness, witness_scores
+
+__all__ = [
+    "CATALOGUE",
+    "Distribution",
+    "Estimate",
+    "RunningMoments",
+    "ScoreWitness",
+    "combinations",
+    "distribution",
+    "estimate_scores",
+    "score_law",
+    "witness_scores",
+]
