@@ -14,10 +14,10 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from scaledattn import __version__
-from scaledattn.cli import theorems
+from scaledattn.cli import experiment, plot, softmax, theorems
 from scaledattn.errors import InvalidArgument, NumericCheckFailed, ProofError
 
-COMMANDS = (theorems,)
+COMMANDS = (theorems, softmax, experiment, plot)
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_UNDECIDED = 0, 1, 2, 3
 
