@@ -309,7 +309,7 @@ def _exp_of_delta(e: Expr, ctx: Context, env: Any) -> Rewrite | None:
 def _exp_to_power(expr: Expr, lam: Symbol, u: Symbol, units: dict[Expr, Symbol]) -> Expr | None:
     """``expr`` with each e^{kλ + Σ cₓx} written u^k·Π Eₓ^{cₓ}, or None.
 
-    u stands for e^λ and each Eₓ (a positive unknown, kept in ``units``) for e^x,
+    u stands for e^λ and each Eₓ (a positive unknown, kept in ``units``) for e^x, x real,
     so that e^{a}·e^{3a} and e^{4a} become the same monomial. k must be an integer;
     λ anywhere else makes the body inadmissible (None).
     """
@@ -321,7 +321,8 @@ def _exp_to_power(expr: Expr, lam: Symbol, u: Symbol, units: dict[Expr, Symbol])
                 out *= u**c
             elif lam in x.free_symbols:
                 return None
-            elif x == 1 or not c.is_Integer:
+            elif x == 1 or not c.is_Integer or x.is_real is not True:
+                # only e^x of a real x is a positive unknown (e^{iπ} + 1 = 0)
                 out *= sympy.exp(term)
             else:
                 unit = units.setdefault(x, sympy.Dummy(f"e{len(units)}", positive=True))

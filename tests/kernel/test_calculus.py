@@ -296,3 +296,13 @@ def test_positivity_is_read_from_the_form_of_a_term() -> None:
 def test_limit_at_infinity_does_not_lose_a_sign_when_it_squares() -> None:
     f = -sqrt(2) * exp(lam) / sqrt(1 + exp(2 * lam))
     rejection(Lim(f, lam), sqrt(2), limit_at_infinity)
+
+
+def test_limit_at_infinity_treats_only_real_exponentials_as_positive() -> None:
+    # With z = iπ, e^z + 1 = 0: the denominator's leading coefficient is not non-zero.
+    z = Symbol("z")
+    f = exp(lam) / ((exp(z) + 1) * exp(lam) + 1)
+    rejection(Lim(f, lam), 1 / (exp(z) + 1), limit_at_infinity)
+    zr = Symbol("z", real=True)
+    g = exp(lam) / ((exp(zr) + 1) * exp(lam) + 1)
+    assert accepted(Lim(g, lam), 1 / (exp(zr) + 1), limit_at_infinity)
