@@ -43,6 +43,7 @@ class ProgressLine:
 
     def __init__(self, label: str, stream: TextIO | None = None) -> None:
         self.label, self.stream, self.shown = label, stream or sys.stderr, False
+        self.percent = -1
 
     @property
     def active(self) -> bool:
@@ -51,12 +52,14 @@ class ProgressLine:
         return bool(isatty and isatty())
 
     def __call__(self, done: int, total: int) -> None:
-        """Show ``done/total``; a single finished chunk shows nothing."""
+        """Show ``done/total`` when the percentage moves; a single finished chunk shows nothing."""
         if not self.active or (done >= total and not self.shown):
             return
-        self.shown = True
-        self.stream.write(f"\r{self.label}: {done}/{total} ({100 * done / total:.0f}%)")
-        self.stream.flush()
+        percent = int(100 * done / total)
+        if percent != self.percent:
+            self.shown, self.percent = True, percent
+            self.stream.write(f"\r{self.label}: {done}/{total} ({percent}%)")
+            self.stream.flush()
         if done >= total:
             self.stream.write("\r" + " " * (len(self.label) + 32) + "\r")
             self.stream.flush()
