@@ -141,3 +141,18 @@ def test_the_limit_statement_prints_with_the_square_root_of_two() -> None:
     assert isinstance(sat.p_minus_y_limit.statement.lhs, Lim)
     assert [s.rule for s in sat.saturation_limits.steps][-1].name == "delta_eq"
     assert all(isinstance(s, Step) for s in sat.saturation_limits.steps)
+
+
+def test_a_score_difference_with_variance_d_k_is_rejected() -> None:
+    # Forgetting the second key's variance: Var(q·k − q·k') = d_k is false.
+    d = shift.d
+    with as_written():
+        wrong = with_claim(shift.score_difference_variance, 11, d, rhs=d)
+    error = first_error(wrong)
+    assert (error.step, error.rule) == (11, "ring")
+
+
+def test_the_scaled_difference_variance_does_not_depend_on_d_k() -> None:
+    statement = shift.scaled_score_difference_variance.statement
+    assert statement.rhs == 2
+    assert shift.d not in statement.rhs.free_symbols
