@@ -9,5 +9,8 @@ MODULES: tuple[str, ...] = (
     "variance_of_sum",
     "dot_product_variance",
     "unique_scale",
+    "shift_invariance",
+    "softmax_gradient",
+    "saturation_limits",
     "exercises",
 )

@@ -39,12 +39,26 @@ from scaledattn.kernel import (
 from scaledattn.render import render
 from scaledattn.render.latex import audit_latex
 
-__all__ = ["Builder", "Proof", "audit_of", "calc", "equivalence", "group", "prove", "run"]
+__all__ = ["Builder", "Proof", "abbrev", "audit_of", "calc", "equivalence", "group", "prove", "run"]
 
 
 def group(expr: Any) -> Group:
     """Keep parentheses around ``expr`` when it is shown; the kernel ignores them."""
     return Group(expr)
+
+
+def abbrev(expr: Any, name: str) -> Group:
+    """Show ``expr`` as ``name`` (defined in a "where" line); the kernel ignores the name.
+
+    >>> from sympy import Symbol
+    >>> a = abbrev(Symbol("x") + 1, "D_1")
+    >>> from scaledattn.render.display import unicode_line
+    >>> unicode_line(a)
+    'D₁'
+    """
+    from scaledattn.render.display import Abbrev
+
+    return Abbrev(expr, name)
 
 
 @dataclass(frozen=True)

@@ -38,7 +38,10 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     ),
 }
 KERNEL_THIRD_PARTY = {"sympy"}
-KERNEL_LINE_BUDGET = 1400
+# Code lines (no blanks, comments or docstrings): the probability core (expr,
+# assumptions, rules, theorem) is about 1,360 and the softmax calculus (vectors,
+# calculus) about 650. Raise this only on purpose, after reading what is added.
+KERNEL_LINE_BUDGET = 2050
 
 
 def _module_name(path: Path) -> str:

@@ -14,10 +14,19 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from scaledattn import __version__
-from scaledattn.cli import calculator, docs, exercises, theorems, witness
+from scaledattn.cli import (
+    calculator,
+    docs,
+    exercises,
+    experiment,
+    plot,
+    softmax,
+    theorems,
+    witness,
+)
 from scaledattn.errors import InvalidArgument, NumericCheckFailed, ProofError
 
-COMMANDS = (theorems, witness, calculator, exercises, docs)
+COMMANDS = (theorems, witness, calculator, exercises, softmax, experiment, plot, docs)
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_UNDECIDED = 0, 1, 2, 3
 

@@ -5,6 +5,8 @@ and only :func:`check` turns a derivation into a :class:`Theorem`. The kernel
 imports nothing but SymPy (and the exception classes).
 """
 
+# Importing calculus registers the rules of the softmax calculus in RULES.
+from scaledattn.kernel import calculus as calculus
 from scaledattn.kernel.assumptions import (
     Assumption,
     Context,
@@ -49,6 +51,20 @@ from scaledattn.kernel.theorem import (
     audit,
     check,
 )
+from scaledattn.kernel.vectors import (
+    Deriv,
+    Distinct,
+    Entries,
+    Entry,
+    IndexRange,
+    Lead,
+    Lim,
+    OneHot,
+    RealVector,
+    Shift,
+    Softmax,
+    SoftmaxVector,
+)
 
 __all__ = [
     "RULES",
@@ -58,22 +74,34 @@ __all__ = [
     "Context",
     "Cov",
     "CrossSum",
+    "Deriv",
     "Derivation",
+    "Distinct",
     "Dot",
     "E",
+    "Entries",
+    "Entry",
     "Equation",
     "Equivalence",
     "Group",
+    "IndexRange",
     "IndexSum",
     "Independent",
     "IndependentComponents",
     "IndependentPairs",
+    "Lead",
+    "Lim",
     "Mean",
     "Moment",
+    "OneHot",
     "Positive",
     "RandomVariable",
     "RandomVector",
+    "RealVector",
     "Rule",
+    "Shift",
+    "Softmax",
+    "SoftmaxVector",
     "Std",
     "Step",
     "StepResult",

@@ -33,6 +33,7 @@ from scaledattn.errors import InvalidArgument
 __all__ = [
     "E",
     "Component",
+    "OpaqueTerm",
     "Group",
     "Cov",
     "CrossSum",
@@ -173,6 +174,16 @@ class RandomVector:
 
 
 # ----------------------------------------------------------------- inert operators
+
+
+class OpaqueTerm(Expr):
+    """Base class of terms defined outside this module that :func:`same` treats as unknowns.
+
+    When two sides differ, :func:`same` looks for a witness of the difference by
+    replacing every opaque part with a number; it must not look inside these terms
+    (their arguments are names and indices). This affects only whether a rejection
+    is reported as a mismatch or as undecided, never whether a step is accepted.
+    """
 
 
 class _Operator(Expr):
@@ -457,7 +468,7 @@ def normal_form(expr: Expr) -> Expr:
 
 
 def _opaque(expr: Expr, found: dict[Expr, None]) -> None:
-    if isinstance(expr, (*MOMENT_OPERATORS, *SUMS, Dot, Component)) or expr.is_Symbol:
+    if isinstance(expr, (*MOMENT_OPERATORS, *SUMS, Dot, Component, OpaqueTerm)) or expr.is_Symbol:
         found[expr] = None
         return
     for a in expr.args:

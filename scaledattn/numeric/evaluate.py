@@ -156,6 +156,10 @@ def _constant_value(p: Poly) -> Num:
     return p.get((), 0)
 
 
+class Unsupported(InvalidArgument):
+    """A term or assumption the numeric evaluator does not know: no witness, not a refutation."""
+
+
 class Evaluator:
     """Values of kernel expressions under one model (moments cached per latent law)."""
 
@@ -293,7 +297,7 @@ class Evaluator:
             return power(self.value(expr.base, env), self.value(expr.exp, env))
         if getattr(expr, "is_number", False):
             return _num(expr)
-        raise InvalidArgument(f"cannot evaluate {type(expr).__name__}: {expr}")
+        raise Unsupported(f"cannot evaluate {type(expr).__name__}: {expr}")
 
     def truth(self, prop: Any) -> bool:
         """The truth value of an equation, or a disjunction or conjunction of them."""
@@ -305,7 +309,7 @@ class Evaluator:
             return all(self.truth(a) for a in prop.args)
         if isinstance(prop, (BooleanTrue, BooleanFalse)):
             return bool(prop)
-        raise InvalidArgument(f"cannot evaluate the proposition {prop}")
+        raise Unsupported(f"cannot evaluate the proposition {prop}")
 
     def evaluate(self, item: Any) -> Num | bool:
         """A value for an expression, a truth value for a proposition."""

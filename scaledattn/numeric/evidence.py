@@ -33,7 +33,7 @@ from typing import Any
 from scaledattn.errors import InvalidArgument
 from scaledattn.kernel import Derivation, Moment, Positive
 from scaledattn.kernel.expr import Component
-from scaledattn.numeric.evaluate import Evaluator, Num, equal, same_value, show
+from scaledattn.numeric.evaluate import Evaluator, Num, Unsupported, equal, same_value, show
 from scaledattn.numeric.measure import Measurement, measure_statement
 from scaledattn.numeric.model import Model, build_model, independence_problem, signature
 
@@ -86,6 +86,12 @@ class SettingWitness:
     steps: tuple[StepCheck, ...] = ()
     measurement: Measurement | None = None
     error: str = ""
+    unsupported: bool = False
+
+    @property
+    def refutes(self) -> bool:
+        """The setting was evaluated and something disagrees (or the setting is invalid)."""
+        return not self.unsupported and not self.agrees
 
     @property
     def agrees(self) -> bool:
@@ -112,6 +118,8 @@ class SettingWitness:
             out["measurement"] = self.measurement.as_json()
         if self.error:
             out["error"] = self.error
+        if self.unsupported:
+            out["unsupported"] = True
         return out
 
 
@@ -129,6 +137,16 @@ class DerivationWitness:
         return bool(self.settings) and all(s.agrees for s in self.settings)
 
     @property
+    def tested(self) -> bool:
+        """True when the evaluator could evaluate at least one setting."""
+        return any(not s.unsupported for s in self.settings)
+
+    @property
+    def refuted(self) -> bool:
+        """True when some evaluated setting disagrees: the numbers contradict the derivation."""
+        return any(s.refutes for s in self.settings)
+
+    @property
     def step_checks(self) -> int:
         """How many step comparisons were made."""
         return sum(len(s.steps) for s in self.settings)
@@ -139,6 +157,7 @@ class DerivationWitness:
             "theorem": self.name,
             "source": self.source,
             "agrees": self.agrees,
+            "tested": self.tested,
             "settings": [s.as_json() for s in self.settings],
         }
 
@@ -173,7 +192,7 @@ def check_assumptions(derivation: Derivation, model: Model, ev: Evaluator) -> st
             if not float(value) > 0:  # exact values: sign is decided correctly in float
                 return f"the model breaks {a}: {a.symbol} = {show(value)}"
             continue
-        return f"cannot check the assumption {a} numerically"
+        raise Unsupported(f"cannot check the assumption {a} numerically")
     return ""
 
 
@@ -205,6 +224,8 @@ def _witness_setting(derivation: Derivation, data: Setting, seed: int) -> Settin
         )
         samples = model.samples or DEFAULT_SAMPLES
         measurement = measure_statement(derivation, model, ev, seed, samples)
+    except Unsupported as err:
+        return SettingWitness(description, data, error=str(err), unsupported=True)
     except InvalidArgument as err:
         return SettingWitness(description, data, error=str(err))
     return SettingWitness(description, data, checks, measurement)

