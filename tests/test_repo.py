@@ -41,7 +41,7 @@ KERNEL_THIRD_PARTY = {"sympy"}
 # Code lines (no blanks, comments or docstrings): the probability core (expr,
 # assumptions, rules, theorem) is about 1,360 and the softmax calculus (vectors,
 # calculus) about 650. Raise this only on purpose, after reading what is added.
-KERNEL_LINE_BUDGET = 2050
+KERNEL_LINE_BUDGET = 2100
 
 
 def _module_name(path: Path) -> str:

@@ -43,6 +43,7 @@ from scaledattn.calculator.setting import Setting
 from scaledattn.derive import Builder, calc, equivalence, group
 from scaledattn.kernel import (
     Assumption,
+    Context,
     Cov,
     CrossSum,
     Derivation,
@@ -71,6 +72,7 @@ from scaledattn.kernel.rules import (
     expectation_mul_of_indep,
     ring,
     split_diagonal,
+    sqrt_mul,
     square_roots,
     std_def,
     substitute_moment,
@@ -386,11 +388,10 @@ def sums_lemma(s: Setting, name: str = "variance_as_sums") -> Derivation:
 
 
 def root_of(value: Expr, divisor: Expr = sympy.S.One) -> Expr:
-    """√(value/divisor) in the form the kernel's ring algebra reaches: the radicand expanded.
+    """√(value/divisor) with the radicand expanded, the form ``ring`` reaches.
 
-    ``ring`` compares expanded forms and has no rule √(ab) = √a·√b, so √(d_k(1 + ρ²))
-    is written √(d_k·ρ² + d_k); a radicand that is a single product still comes out
-    factored (√(16·d_k) = 4·√d_k).
+    The scale derivation then splits it with the kernel's ``sqrt_mul`` where the
+    radicand factors into non-negative parts: √(d_k·ρ² + d_k) = √d_k·√(ρ² + 1).
     """
     with evaluate(True):
         return sympy.sqrt(sympy.expand(value / divisor))
@@ -417,8 +418,9 @@ def scale_derivation(
             r = sympy.sqrt(group(value)) if t == 1 else sympy.sqrt(group(value) / t)
             return Or(Eq(c, r), Eq(c, -r), evaluate=False)
 
-        return (
-            equivalence(name, Eq(Var(Dot(q, k) / c), t), Eq(c, root), assuming=assuming,
+        split = sqrt_mul.apply(root, Context.of(assuming))[0]
+        proof = (
+            equivalence(name, Eq(Var(Dot(q, k) / c), t), Eq(c, split), assuming=assuming,
                         title=title or "the unique positive scale c")
             .iff(Eq((1 / c) ** 2 * Var(Dot(q, k)), t), by=variance_const_mul,
                  note="Var(aZ) = a²Var(Z) with a = 1/c, c ≠ 0")
@@ -428,8 +430,10 @@ def scale_derivation(
             .iff(roots(counted), by=count_terms)
             .iff(Or(Eq(c, root), Eq(c, -root), evaluate=False), by=ring)
             .iff(Eq(c, root), by=exclude_by_sign, note="c > 0 excludes the negative root")
-            .qed()
         )  # fmt: skip
+        if split != root:
+            proof = proof.iff(Eq(c, split), by=sqrt_mul, note="√(ab) = √a·√b for a, b ≥ 0")
+        return proof.qed()
 
 
 def scaled_std_derivation(

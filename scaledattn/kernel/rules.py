@@ -76,6 +76,7 @@ __all__ = [
     "count_terms",
     "sum_unroll",
     "sum_linear",
+    "sqrt_mul",
     "clear_denominator",
     "square_roots",
     "exclude_by_sign",
@@ -414,6 +415,21 @@ def _sum_linear(e: Expr, ctx: Context, env: Env) -> Rewrite | None:
     return out, NOTHING
 
 
+def _sqrt_mul(e: Expr, ctx: Context, env: Env) -> Rewrite | None:
+    if not (isinstance(e, Pow) and e.exp == sympy.S.Half) or is_random(e.base):
+        return None
+    factors = Mul.make_args(sympy.factor(e.base))
+    if len(factors) < 2 or sympy.expand(Mul(*factors) - e.base) != 0:
+        return None
+    used: set[Assumption] = set()
+    for f in factors:
+        facts, u = sign_facts(f, ctx)
+        if facts.is_nonnegative is not True:
+            return None
+        used |= u
+    return Mul(*(sympy.sqrt(f) for f in factors)), frozenset(used)
+
+
 # --------------------------------------------------------------- propositions
 
 
@@ -443,6 +459,9 @@ def _square_roots(prop: Any, ctx: Context, env: Env) -> Rewrite | None:
         a, b, c = poly.all_coeffs()
         if b == 0 and x not in (a.free_symbols | c.free_symbols) and a.is_nonzero:
             found.append((x, -c / a))
+    if len(found) > 1:  # several squared constants: solve for the declared-positive one
+        declared = {p.symbol for p in ctx.positives()}
+        found = [f for f in found if f[0] in declared]
     if len(found) != 1:
         return None
     x, w = found[0]
@@ -614,6 +633,15 @@ sum_linear = _rule(
     fails="Does nothing to a sum already split and with no factor to pull out.",
     mathlib="Finset.sum_add_distrib, Finset.mul_sum",
 )
+sqrt_mul = _rule(
+    "sqrt_mul",
+    "√(ab) = √a·√b  (a ≥ 0, b ≥ 0)",
+    _sqrt_mul,
+    figure="Γ ⊢ a ≥ 0,  Γ ⊢ b ≥ 0  ⟹  Γ ⊢ √(ab) = √a·√b",
+    fails="Does nothing unless the radicand factors (sympy.factor, checked by expand)"
+    " into parts each provably non-negative under the declared assumptions.",
+    mathlib="Real.sqrt_mul",
+)
 clear_denominator = _rule(
     "clear_denominator",
     "a/b = c ⇔ a − bc = 0  when b > 0",
@@ -630,7 +658,7 @@ square_roots = _rule(
     _square_roots,
     figure="x real  ⟹  Γ ⊢ (ax² + b = 0 ⇔ x = √(−b/a) ∨ x = −√(−b/a))",
     fails="Does nothing unless exactly one real constant x makes the equation"
-    " a·x² + b = 0 with a ≠ 0 and a, b free of x.",
+    " a·x² + b = 0 with a ≠ 0 and a, b free of x (among several, the one declared positive).",
     mathlib="sq_eq_sq_iff_eq_or_eq_neg",
     on_propositions=True,
 )

@@ -27,6 +27,7 @@ from typing import Any
 import sympy
 from sympy import Expr
 from sympy.core.parameters import evaluate
+from sympy.logic.boolalg import Boolean
 
 from scaledattn.errors import (
     CannotDecide,
@@ -37,7 +38,7 @@ from scaledattn.errors import (
     UnknownRule,
 )
 from scaledattn.kernel.assumptions import Assumption, Context, Independence
-from scaledattn.kernel.expr import E, normal_form, rebuild, same
+from scaledattn.kernel.expr import E, Var, normal_form, rebuild, same
 from scaledattn.kernel.rules import RULES, Rule, prop_key
 
 __all__ = [
@@ -179,7 +180,7 @@ class _TheoremRule:
 
         def swap(e: Expr) -> Expr:
             nonlocal changed
-            if isinstance(e, (Expr, sympy.Equality)) and not e.is_Atom:
+            if isinstance(e, (Expr, Boolean)) and e.args and not e.is_Atom:
                 if isinstance(e, Expr) and normal_form(e) == target:
                     changed = True
                     return rebuild(statement.rhs)
@@ -301,6 +302,25 @@ class _AllIndependent(Independence):
         return (atom, None)
 
 
+SIGN_RULES = ("exclude_by_sign", "clear_denominator", "variance_const_mul")
+
+
+def _sign_relevant(name: str, prev: Any) -> set[Any]:
+    """The symbols whose sign a sign rule needs: denominators, or the unknown of a root."""
+    if name == "exclude_by_sign":
+        parts = prev.args if isinstance(prev, sympy.Or) else (prev,)
+        return {p.lhs for p in parts if isinstance(p, sympy.Equality)}
+    if name == "clear_denominator" and isinstance(prev, sympy.Equality):
+        return set(sympy.fraction(sympy.together(prev.lhs - prev.rhs))[1].free_symbols)
+    found: set[Any] = set()
+    for v in sympy.preorder_traversal(prev):
+        if isinstance(v, Var):
+            for f in sympy.Mul.make_args(v.args[0]):
+                if f.is_Pow and f.exp.is_negative:
+                    found |= f.base.free_symbols
+    return found
+
+
 def _missing_assumption(prev: Any, claim: Any, rule: Any, ctx: Context) -> str:
     """Name the assumption whose absence explains a failed step, if one does."""
     name = getattr(rule, "name", "")
@@ -319,11 +339,12 @@ def _missing_assumption(prev: Any, claim: Any, rule: Any, ctx: Context) -> str:
                 f"E[{p}]" for p in pairs if "*" in p
             )
     unchanged = _equal("calc" if isinstance(prev, Expr) else "iff", rule.apply(prev, ctx)[0], prev)
-    if name in ("exclude_by_sign", "clear_denominator", "variance_const_mul") and unchanged:
-        constants = (s for s in rebuild(prev).free_symbols if type(s) is sympy.Symbol)
+    if name in SIGN_RULES and unchanged:
         declared = {p.symbol for p in ctx.positives()}
         lacking = sorted(
-            str(s) for s in constants if s.is_positive is not True and s not in declared
+            str(s)
+            for s in _sign_relevant(name, rebuild(prev))
+            if type(s) is sympy.Symbol and s.is_positive is not True and s not in declared
         )
         if lacking:
             return ", ".join(f"{s} > 0" for s in lacking)

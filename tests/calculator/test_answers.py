@@ -40,7 +40,7 @@ EXPECTED = [
     (["--target-var", "t"], "scale", "sqrt(d_k)/sqrt(t)"),
     (["--var-q", "sigma**2", "--var-k", "sigma**2"], "scale", "sqrt(d_k)*sigma**2"),
     (["--corr", "1/2"], "variance", "5*d_k/4"),
-    (["--corr", "rho"], "scale", "sqrt(d_k*rho**2 + d_k)"),
+    (["--corr", "rho"], "scale", "sqrt(d_k)*sqrt(rho**2 + 1)"),
     (["--corr", "-1", "--d-k", "2"], "variance", "4"),
 ]
 

@@ -145,8 +145,17 @@ ACCEPT: list[Row] = [
         [],
         False,
     ),
+    (R.sqrt_mul, sqrt(d * a**2 + d), sqrt(d) * sqrt(a**2 + 1), [], False),
+    (R.sqrt_mul, sqrt(a**2 * d + b**2 * d), sqrt(d) * sqrt(a**2 + b**2), [], False),
     (R.clear_denominator, Eq(d / c**2, 1), Eq(d - c**2, 0), [Positive(c)], True),
     (R.square_roots, Eq(d - c**2, 0), Or(Eq(c, sqrt(d)), Eq(c, -sqrt(d))), [], True),
+    (
+        R.square_roots,
+        Eq(d * (1 + a**2) - c**2, 0),
+        Or(Eq(c, sqrt(d * a**2 + d)), Eq(c, -sqrt(d * a**2 + d))),
+        [Positive(c)],
+        True,
+    ),
     (R.exclude_by_sign, Or(Eq(c, sqrt(d)), Eq(c, -sqrt(d))), Eq(c, sqrt(d)), [Positive(c)], True),
 ]
 
@@ -213,7 +222,16 @@ REJECT: list[Row] = [
         [],
         False,
     ),
+    (R.sqrt_mul, sqrt(c**2 * d), c * sqrt(d), [], False),
+    (R.sqrt_mul, sqrt(a * b), sqrt(a) * sqrt(b), [], False),
     (R.clear_denominator, Eq(d / c**2, 1), Eq(d - c**2, 0), [], True),
+    (
+        R.square_roots,
+        Eq(d * (1 + a**2) - c**2, 0),
+        Or(Eq(c, sqrt(d * a**2 + d)), Eq(c, -sqrt(d * a**2 + d))),
+        [],
+        True,
+    ),
     (R.clear_denominator, Eq(d / c**2, 1), Eq(d - c, 0), [Positive(c)], True),
     (R.square_roots, Eq(d - c**2, 0), Eq(c, sqrt(d)), [], True),
     (R.square_roots, Eq(d - c**2, 0), Or(Eq(c, d), Eq(c, -d)), [], True),
@@ -332,3 +350,33 @@ def test_independence_needs_two_distinct_variables() -> None:
         Independent(X)
     with pytest.raises(InvalidArgument, match="same variable twice"):
         Independent(X, X)
+
+
+def test_a_missing_positivity_names_only_the_unknown_not_other_symbols() -> None:
+    root = sqrt(d * (1 + a**2))
+    error = rejection(R.exclude_by_sign, Or(Eq(c, root), Eq(c, -root)), Eq(c, root), iff=True)
+    assert isinstance(error, MissingAssumption)
+    assert "c > 0" in str(error)
+    assert "a > 0" not in str(error)
+
+
+def test_a_proved_theorem_rewrites_inside_a_disjunction() -> None:
+    from scaledattn.proofs.dot_product_variance import LESSON, dot_product_variance
+    from scaledattn.proofs.dot_product_variance import d as d_k
+    from scaledattn.proofs.dot_product_variance import k as k_vec
+    from scaledattn.proofs.dot_product_variance import q as q_vec
+
+    from scaledattn.derive import audit_of, equivalence
+
+    variance = Var(Dot(q_vec, k_vec))
+    proof = (
+        equivalence(
+            "inside_or",
+            Or(Eq(c, sqrt(variance)), Eq(c, -sqrt(variance))),
+            Or(Eq(c, sqrt(d_k)), Eq(c, -sqrt(d_k))),
+            assuming=LESSON,
+        )
+        .iff(Or(Eq(c, sqrt(d_k)), Eq(c, -sqrt(d_k))), by=dot_product_variance)
+        .qed()
+    )
+    assert audit_of(proof).verified
