@@ -1,0 +1,910 @@
+"""The soundness corpus, as data: wrong derivations to reject, true ones to accept.
+
+Each :class:`Wrong` entry is a mistake a learner or an author could make (several
+are made in the source texts): a derivation, the step the kernel must reject (0 for
+the statement itself) and the error class it must raise. Most are built by
+*tampering* with a registered derivation — one claim replaced, or one assumption
+dropped or declared for the wrong variables — so that every theorem of the project
+is attacked where it is most delicate. Each :class:`Right` entry is a derivation the
+kernel must accept, including true steps that look wrong (a bound index renamed, a
+delta absorbed by a range it lies in).
+
+``tests/kernel/test_corpus.py`` runs the whole corpus and checks that it covers
+every rule of the kernel (as the rule of a rejected step and of an accepted one) and
+every theorem module.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, replace
+from typing import Any
+
+from scaledattn.proofs import dot_product_variance as dpv
+from scaledattn.proofs import saturation_limits as sat
+from scaledattn.proofs import shift_invariance as shift
+from scaledattn.proofs import softmax_gradient as grad
+from scaledattn.proofs import unique_scale as uniq
+from sympy import Eq, KroneckerDelta, Or, S, Symbol, exp, log, sqrt
+
+from scaledattn.derive import calc, equivalence
+from scaledattn.errors import (
+    CannotDecide,
+    MissingAssumption,
+    ProofError,
+    StatementMismatch,
+    StepMismatch,
+    UnknownRule,
+)
+from scaledattn.kernel import (
+    Assumption,
+    Cov,
+    CrossSum,
+    Deriv,
+    Derivation,
+    Distinct,
+    Dot,
+    E,
+    Equation,
+    Equivalence,
+    Independent,
+    IndependentComponents,
+    IndependentPairs,
+    IndexRange,
+    IndexSum,
+    Lead,
+    Lim,
+    Mean,
+    OneHot,
+    Positive,
+    RandomVector,
+    RealVector,
+    Std,
+    Step,
+    UnitVariance,
+    Var,
+    Variance,
+    ZeroMean,
+    dimension,
+    index,
+    random_variables,
+)
+from scaledattn.kernel import calculus as C
+from scaledattn.kernel import rules as R
+from scaledattn.registry import find_derivation
+
+X, Y, Z = random_variables("X Y Z")
+d = dimension("d_k")
+q, k = RandomVector("q", d), RandomVector("k", d)
+q3, k3 = RandomVector("q", 3), RandomVector("k", 3)
+i, j, m, t, w = (index(x) for x in "ijmtw")
+a, c = Symbol("a", real=True), Symbol("c", real=True)
+mu_q, mu_k = Symbol("mu_q", real=True), Symbol("mu_k", real=True)
+sigma = Symbol("sigma", positive=True)
+n, N = dimension("n"), dimension("N")
+lam = Symbol("lambda", real=True)
+s, y, r = RealVector("s", n), RealVector("y", n), RealVector("r", n)
+delta = KroneckerDelta
+LESSON = dpv.LESSON
+
+
+@dataclass(frozen=True)
+class Wrong:
+    """A wrong derivation, the step that must be rejected (0: the statement) and the error.
+
+    ``theorem`` names the proof module whose mathematics the mistake is about
+    (None for a mistake about the checker itself, such as an unknown rule).
+    """
+
+    name: str
+    theorem: str | None
+    build: Callable[[], Derivation]
+    step: int
+    error: type[ProofError]
+
+
+@dataclass(frozen=True)
+class Right:
+    """A derivation the kernel must accept."""
+
+    name: str
+    build: Callable[[], Derivation]
+
+
+# --------------------------------------------------------------------- builders
+
+
+def one(rule: Any, prev: Any, claim: Any, assuming: Iterable[Assumption] = ()) -> Derivation:
+    """The one-step derivation prev = claim (or prev ⇔ claim for propositions) by ``rule``."""
+    statement = Equivalence if isinstance(prev, (Eq, Or)) else Equation
+    return Derivation("corpus", statement(prev, claim), (Step(rule, claim),), tuple(assuming))
+
+
+def tamper(name: str, step: int, claim: Any) -> Callable[[], Derivation]:
+    """The registered derivation ``name`` with the claim of ``step`` (1-based) replaced."""
+
+    def build() -> Derivation:
+        d = find_derivation(name)
+        steps = list(d.steps)
+        steps[step - 1] = replace(steps[step - 1], claim=claim)
+        return replace(d, name=f"{name} (tampered)", steps=tuple(steps))
+
+    return build
+
+
+def assuming(
+    name: str, drop: Iterable[Assumption] = (), add: Iterable[Assumption] = ()
+) -> Callable[[], Derivation]:
+    """The registered derivation ``name`` with assumptions dropped and others declared."""
+
+    def build() -> Derivation:
+        d = find_derivation(name)
+        gone = set(drop)
+        kept = tuple(x for x in d.assumptions if x not in gone)
+        return replace(d, name=f"{name} (assumptions changed)", assumptions=(*kept, *add))
+
+    return build
+
+
+def _var_sum_prefix(name: str, rhs: Any, assume: Iterable[Assumption] = ()) -> Any:
+    return (
+        calc(name, Var(X + Y), rhs, assuming=assume)
+        .eq(E((X + Y) ** 2) - E(X + Y) ** 2, by=R.variance_def)
+        .eq(E(X**2) + 2 * E(X * Y) + E(Y**2) - (E(X) + E(Y)) ** 2, by=R.expectation_linear)
+    )
+
+
+def _scale_chain(name: str, claim_roots: Any, claim: Any) -> Derivation:
+    return (
+        equivalence(name, Eq(d / c**2, 1), claim, assuming=[*LESSON, Positive(c)])
+        .iff(Eq(d - c**2, 0), by=R.clear_denominator)
+        .iff(claim_roots, by=R.square_roots)
+        .iff(claim, by=R.exclude_by_sign)
+        .qed()
+    )
+
+
+# The softmax Jacobian's steps, as written in proofs/softmax_gradient.py.
+Zs = IndexSum(exp(s[j]), j, n)
+
+# ------------------------------------------------------------------ wrong ones
+
+WRONG: list[Wrong] = [
+    # ---------------------------------------------------- Var(X + Y) (variance_of_sum)
+    Wrong(
+        "dropping 2Cov(X, Y) without independence",
+        "variance_of_sum",
+        lambda: (
+            _var_sum_prefix("drop_cov", Var(X) + Var(Y))
+            .eq(Var(X) + Var(Y), by=R.variance_def)
+            .qed()
+        ),
+        3,
+        StepMismatch,
+    ),
+    Wrong(
+        "using an independence that was not declared",
+        "variance_of_sum",
+        lambda: (
+            _var_sum_prefix("undeclared", Var(X) + Var(Y))
+            .eq(
+                E(X**2) + 2 * E(X) * E(Y) + E(Y**2) - (E(X) + E(Y)) ** 2,
+                by=R.expectation_mul_of_indep,
+            )
+            .eq(Var(X) + Var(Y), by=R.variance_def)
+            .qed()
+        ),
+        3,
+        MissingAssumption,
+    ),
+    Wrong(
+        "independence declared for a different pair: X ⊥ Z used for E[XY]",
+        "variance_of_sum",
+        lambda: (
+            _var_sum_prefix("other_pair", Var(X) + Var(Y), [Independent(X, Z)])
+            .eq(
+                E(X**2) + 2 * E(X) * E(Y) + E(Y**2) - (E(X) + E(Y)) ** 2,
+                by=R.expectation_mul_of_indep,
+            )
+            .qed()
+        ),
+        3,
+        MissingAssumption,
+    ),
+    Wrong(
+        "a sign error in Var Z = E[Z²] − E[Z]²",
+        "variance_of_sum",
+        lambda: one(R.variance_def, Var(X + Y), E(X + Y) ** 2 - E((X + Y) ** 2)),
+        1,
+        StepMismatch,
+    ),
+    Wrong(
+        "(X + Y)² expanded without the cross term, by ring",
+        "variance_of_sum",
+        tamper("variance_of_sum", 2, E(X**2 + Y**2) - E(X + Y) ** 2),
+        2,
+        StepMismatch,
+    ),
+    Wrong(
+        "Var(X + Y) = Var X + Var Y without declaring X ⊥ Y",
+        "variance_of_sum",
+        assuming("variance_of_sum_of_indep", drop=[Independent(X, Y)]),
+        3,
+        MissingAssumption,
+    ),
+    Wrong(
+        "pairwise independence used for a product of three",
+        "variance_of_sum",
+        lambda: one(
+            R.expectation_mul_of_indep,
+            E(X * Y * Z),
+            E(X) * E(Y) * E(Z),
+            [Independent(X, Y), Independent(Y, Z), Independent(X, Z)],
+        ),
+        1,
+        MissingAssumption,
+    ),
+    Wrong(
+        "Cov(X, X) taken to be 0",
+        "variance_of_sum",
+        lambda: one(R.covariance_def, Cov(X, X), S.Zero),
+        1,
+        StepMismatch,
+    ),
+    Wrong(
+        "linearity used to factor a product",
+        "variance_of_sum",
+        lambda: one(R.expectation_linear, E(X * Y), E(X) * E(Y)),
+        1,
+        StepMismatch,
+    ),
+    Wrong(
+        "a chain that stops short of its statement",
+        "variance_of_sum",
+        lambda: (
+            calc("short", Var(X + Y), Var(X) + Var(Y) + 2 * Cov(X, Y))
+            .eq(E((X + Y) ** 2) - E(X + Y) ** 2, by=R.variance_def)
+            .qed()
+        ),
+        0,
+        StatementMismatch,
+    ),
+    Wrong(
+        "a rule that does not exist",
+        None,
+        lambda: one("variance_add_magic", Var(X + Y), Var(X) + Var(Y)),
+        1,
+        UnknownRule,
+    ),
+    Wrong(
+        "√(a²) = a, true only for a ≥ 0, is refused as undecided rather than passed",
+        None,
+        lambda: one(R.ring, sqrt(a**2), a),
+        1,
+        CannotDecide,
+    ),
+    # --------------------------------------------------- Var(q·k) (dot_product_variance)
+    Wrong(
+        "counting d_k² cross terms (means make the count matter)",
+        "dot_product_variance",
+        tamper(
+            "dot_product_variance_with_means",
+            9,
+            -(d**2) * mu_k**2 * mu_q**2
+            + d**2 * mu_k**2 * mu_q**2
+            + d * (mu_k**2 + dpv.sigma_k**2) * (mu_q**2 + dpv.sigma_q**2),
+        ),
+        9,
+        StepMismatch,
+    ),
+    Wrong(
+        "an off-by-one in the count of cross terms: d_k(d_k + 1)",
+        "dot_product_variance",
+        tamper(
+            "dot_product_variance_with_means",
+            9,
+            -(d**2) * mu_k**2 * mu_q**2
+            + d * (d + 1) * mu_k**2 * mu_q**2
+            + d * (mu_k**2 + dpv.sigma_k**2) * (mu_q**2 + dpv.sigma_q**2),
+        ),
+        9,
+        StepMismatch,
+    ),
+    Wrong(
+        "an off-by-one in the count of cross terms (a constant summand)",
+        "dot_product_variance",
+        lambda: one(R.count_terms, CrossSum(mu_q, i, j, d), d * (d + 1) * mu_q),
+        1,
+        StepMismatch,
+    ),
+    Wrong(
+        "a step true only for d_k = 1: no cross terms at all",
+        "dot_product_variance",
+        lambda: one(R.count_terms, CrossSum(mu_q, i, j, d), S.Zero),
+        1,
+        StepMismatch,
+    ),
+    Wrong(
+        "a step true only for d_k = 1: Var(q·k) = 1",
+        "dot_product_variance",
+        tamper("dot_product_variance", 10, S.One),
+        10,
+        StepMismatch,
+    ),
+    Wrong(
+        "the diagonal dropped when the double sum is split",
+        "dot_product_variance",
+        tamper(
+            "dot_product_variance",
+            5,
+            CrossSum(E(q[i] * k[i] * q[j] * k[j]), i, j, d) - IndexSum(E(q[i] * k[i]), i, d) ** 2,
+        ),
+        5,
+        StepMismatch,
+    ),
+    Wrong(
+        "q·k = Σᵢ qᵢkⱼ (the wrong index on k)",
+        "dot_product_variance",
+        tamper("dot_product_mean", 1, E(IndexSum(q[i] * k[j], i, d))),
+        1,
+        StepMismatch,
+    ),
+    Wrong(
+        "the square of a sum taken as the sum of squares",
+        "dot_product_variance",
+        lambda: (
+            calc("sum_sq", E(Dot(q, k) ** 2), IndexSum(E(q[i] ** 2 * k[i] ** 2), i, d))
+            .eq(E(IndexSum(q[i] * k[i], i, d) ** 2), by=R.dot_def)
+            .eq(E(IndexSum(q[i] ** 2 * k[i] ** 2, i, d)), by=R.sum_mul_sum)
+            .eq(IndexSum(E(q[i] ** 2 * k[i] ** 2), i, d), by=R.expectation_linear)
+            .qed()
+        ),
+        2,
+        StepMismatch,
+    ),
+    Wrong(
+        "a term lost when the d_k = 3 sum is unrolled",
+        "dot_product_variance",
+        tamper("dot_product_second_moment_d3", 2, E((k3[1] * q3[1] + k3[2] * q3[2]) ** 2)),
+        2,
+        StepMismatch,
+    ),
+    Wrong(
+        "independence declared for the components of q only, used for q and k",
+        "dot_product_variance",
+        assuming(
+            "dot_product_variance",
+            drop=[IndependentComponents(dpv.q, dpv.k)],
+            add=[IndependentComponents(dpv.q)],
+        ),
+        6,
+        MissingAssumption,
+    ),
+    Wrong(
+        "factoring E[qᵢqⱼ] in a full double sum, where i may equal j",
+        "dot_product_variance",
+        lambda: one(
+            R.expectation_mul_of_indep,
+            IndexSum(IndexSum(E(q[i] * q[j]), j, d), i, d),
+            IndexSum(IndexSum(E(q[i]) * E(q[j]), j, d), i, d),
+            [IndependentComponents(q)],
+        ),
+        1,
+        MissingAssumption,
+    ),
+    Wrong(
+        "factoring E[qᵢ²kᵢ²] when only the pairs are independent (qᵢ, kᵢ correlated)",
+        "dot_product_variance",
+        lambda: one(
+            R.expectation_mul_of_indep,
+            E(q[i] ** 2 * k[i] ** 2),
+            E(q[i] ** 2) * E(k[i] ** 2),
+            [IndependentPairs(q, k)],
+        ),
+        1,
+        MissingAssumption,
+    ),
+    Wrong(
+        "E[qᵢ²] = 1 without a variance assumption",
+        "dot_product_variance",
+        lambda: one(R.substitute_moment, E(q[i] ** 2), S.One, [ZeroMean(q)]),
+        1,
+        MissingAssumption,
+    ),
+    Wrong(
+        "a moment substituted for the wrong variable: E[kᵢ] = μ_q",
+        "dot_product_variance",
+        lambda: one(R.substitute_moment, E(k[i]), mu_q, [Mean(q, mu_q), Mean(k, mu_k)]),
+        1,
+        StepMismatch,
+    ),
+    Wrong(
+        "a variance for q used for k",
+        "dot_product_variance",
+        lambda: one(R.substitute_moment, Var(k[i]), sigma**2, [Variance(q, sigma**2)]),
+        1,
+        MissingAssumption,
+    ),
+    Wrong(
+        "the means swapped in the general variance: μ_q²σ_q² for μ_k²σ_q²",
+        "dot_product_variance",
+        tamper(
+            "dot_product_variance_with_means",
+            10,
+            d
+            * (
+                mu_q**2 * dpv.sigma_q**2
+                + mu_q**2 * dpv.sigma_k**2
+                + dpv.sigma_k**2 * dpv.sigma_q**2
+            ),
+        ),
+        10,
+        StepMismatch,
+    ),
+    # ----------------------------------------------------- the scale (unique_scale)
+    Wrong(
+        "Var(q·k/c) = d_k/c (the square forgotten)",
+        "unique_scale",
+        tamper("scaled_variance", 1, Var(Dot(uniq.q, uniq.k)) / c),
+        1,
+        StepMismatch,
+    ),
+    Wrong(
+        "a division by c where c could be 0",
+        "unique_scale",
+        lambda: one(R.variance_const_mul, Var(Dot(q, k) / c), Var(Dot(q, k)) / c**2, LESSON),
+        1,
+        MissingAssumption,
+    ),
+    Wrong(
+        "multiplying through by c² without c > 0",
+        "unique_scale",
+        lambda: one(R.clear_denominator, Eq(d / c**2, 1), Eq(d - c**2, 0), LESSON),
+        1,
+        MissingAssumption,
+    ),
+    Wrong(
+        "the unique scale without declaring c > 0 (the cited lemma needs it)",
+        "unique_scale",
+        assuming("unique_scale", drop=[Positive(uniq.c)]),
+        1,
+        MissingAssumption,
+    ),
+    Wrong(
+        "Var(q·k) = d_k cited when the means are not zero",
+        "unique_scale",
+        lambda: (
+            calc(
+                "means",
+                Var(Dot(q, k) / c),
+                d / c**2,
+                assuming=[
+                    IndependentComponents(q, k),
+                    Mean(q, mu_q),
+                    ZeroMean(k),
+                    UnitVariance(q),
+                    UnitVariance(k),
+                    Positive(c),
+                ],
+            )
+            .eq(Var(Dot(q, k)) / c**2, by=R.variance_const_mul)
+            .eq(d / c**2, by=dpv.dot_product_variance)
+            .qed()
+        ),
+        2,
+        MissingAssumption,
+    ),
+    Wrong(
+        "c = d_k as the scale",
+        "unique_scale",
+        lambda: _scale_chain("c_is_d", Or(Eq(c, d), Eq(c, -d)), Eq(c, d)),
+        2,
+        StepMismatch,
+    ),
+    Wrong(
+        "the negative root kept: c = −√d_k",
+        "unique_scale",
+        tamper("unique_scale", 4, Eq(uniq.c, -sqrt(d))),
+        4,
+        StepMismatch,
+    ),
+    Wrong(
+        "the negative root excluded without declaring c > 0",
+        "unique_scale",
+        lambda: (
+            equivalence("no_domain", Eq(c**2, d), Eq(c, sqrt(d)))
+            .iff(Or(Eq(c, sqrt(d)), Eq(c, -sqrt(d))), by=R.square_roots)
+            .iff(Eq(c, sqrt(d)), by=R.exclude_by_sign)
+            .qed()
+        ),
+        2,
+        MissingAssumption,
+    ),
+    Wrong(
+        "only the positive root of c² = d_k, before c > 0 is used",
+        "unique_scale",
+        lambda: one(R.square_roots, Eq(d - c**2, 0), Eq(c, sqrt(d)), [Positive(c)]),
+        1,
+        StepMismatch,
+    ),
+    Wrong(
+        "Std(q·k/d_k) = Var(q·k/d_k) (the root forgotten)",
+        "unique_scale",
+        tamper("scale_by_d_k", 1, Var(Dot(uniq.q, uniq.k) / uniq.d)),
+        1,
+        StepMismatch,
+    ),
+    Wrong(
+        "√(c²d_k) = c√d_k for a c that could be negative",
+        "unique_scale",
+        lambda: one(R.sqrt_mul, sqrt(c**2 * d), c * sqrt(d)),
+        1,
+        CannotDecide,
+    ),
+    Wrong(
+        "Var(2X) = 2Var(X)",
+        "unique_scale",
+        lambda: one(R.variance_const_mul, Var(2 * X), 2 * Var(X)),
+        1,
+        StepMismatch,
+    ),
+    # ---------------------------------------------------------------- the exercises
+    Wrong(
+        "exercise 3: component variance 4 gives 4·d_k (σ² instead of σ_q²σ_k²)",
+        "exercises",
+        tamper("exercise3_variance", 10, 4 * d),
+        10,
+        StepMismatch,
+    ),
+    Wrong(
+        "exercise 1: d_k = 2 has one cross term, not two",
+        "exercises",
+        tamper(
+            "exercise1_variance",
+            9,
+            CrossSum(S.Zero, i, j, 2) - IndexSum(S.Zero, i, 2) ** 2 + IndexSum(S.One, i, 1),
+        ),
+        9,
+        StepMismatch,
+    ),
+    Wrong(
+        "exercise 3: the scale 4√d_k taken as 2√d_k",
+        "exercises",
+        tamper("exercise3_scale", 7, Eq(c, 2 * sqrt(d))),
+        7,
+        StepMismatch,
+    ),
+    # ---------------------------------------------------------- shift_invariance
+    Wrong(
+        "e^a pulled out of the normaliser but left in the numerator",
+        "shift_invariance",
+        tamper(
+            "shift_invariance", 3, exp(shift.a) * exp(shift.s[i]) / IndexSum(exp(shift.s[j]), j, n)
+        ),
+        3,
+        StepMismatch,
+    ),
+    Wrong(
+        "the shifted scores read off a different vector's declaration",
+        "shift_invariance",
+        tamper(
+            "shift_invariance",
+            2,
+            exp(shift.s[i]) / IndexSum(exp(shift.s[j]), j, n),
+        ),
+        2,
+        StepMismatch,
+    ),
+    Wrong(
+        "the score difference of two keys has variance d_k (the second key forgotten)",
+        "shift_invariance",
+        tamper("score_difference_variance", 10, d),
+        10,
+        StepMismatch,
+    ),
+    Wrong(
+        "independence declared for q and k only, used for the second key k'",
+        "shift_invariance",
+        assuming(
+            "score_difference_variance",
+            drop=[IndependentComponents(shift.q, shift.k, shift.k2)],
+            add=[IndependentComponents(shift.q, shift.k)],
+        ),
+        7,
+        MissingAssumption,
+    ),
+    # --------------------------------------------------------- softmax_gradient
+    Wrong(
+        "softmax without the exponential in the numerator",
+        "softmax_gradient",
+        tamper("softmax_gradient", 1, Deriv(s[i] / Zs, s[m])),
+        1,
+        StepMismatch,
+    ),
+    Wrong(
+        "the product rule replaced by the product of derivatives",
+        "softmax_gradient",
+        tamper("softmax_gradient", 2, Deriv(exp(s[i]), s[m]) * Deriv(Zs**-1, s[m])),
+        2,
+        StepMismatch,
+    ),
+    Wrong(
+        "∂(1/Z) = −∂Z/Z (the square of Z forgotten)",
+        "softmax_gradient",
+        tamper(
+            "softmax_gradient",
+            3,
+            exp(s[i]) * Deriv(s[i], s[m]) / Zs - exp(s[i]) * Deriv(Zs, s[m]) / Zs,
+        ),
+        3,
+        StepMismatch,
+    ),
+    Wrong(
+        "a dropped Kronecker delta: ∂sᵢ/∂sₘ = 1",
+        "softmax_gradient",
+        tamper(
+            "softmax_gradient",
+            6,
+            exp(s[i]) / Zs - exp(s[i]) * IndexSum(exp(s[j]), j, n) / Zs**2,
+        ),
+        6,
+        StepMismatch,
+    ),
+    Wrong(
+        "a free index summed against a delta without its range declared",
+        "softmax_gradient",
+        assuming("softmax_gradient", drop=[IndexRange(m, n)]),
+        7,
+        StepMismatch,
+    ),
+    Wrong(
+        "a sum over a mixed range: Σ_{m≤N} Σ_{j≤n} δⱼₘ = N",
+        "softmax_gradient",
+        lambda: one(
+            C.sum_delta, IndexSum(IndexSum(delta(j, m), j, n), m, N), IndexSum(S.One, m, N)
+        ),
+        1,
+        StepMismatch,
+    ),
+    Wrong(
+        "a varying factor treated as a constant: ∂(sᵢsⱼ) = sᵢ∂sⱼ",
+        "softmax_gradient",
+        lambda: one(C.deriv_linear, Deriv(s[i] * s[j], s[m]), s[i] * Deriv(s[j], s[m])),
+        1,
+        StepMismatch,
+    ),
+    Wrong(
+        "∂ log sᵢ = ∂sᵢ/sᵢ for an sᵢ that may be negative",
+        "softmax_gradient",
+        lambda: one(C.deriv_chain, Deriv(log(s[i]), s[m]), Deriv(s[i], s[m]) / s[i]),
+        1,
+        StepMismatch,
+    ),
+    Wrong(
+        "the one-hot target read at the wrong index",
+        "softmax_gradient",
+        tamper(
+            "cross_entropy_gradient",
+            7,
+            -delta(m, w) + grad.p[m] * IndexSum(delta(i, w), i, n),
+        ),
+        7,
+        StepMismatch,
+    ),
+    Wrong(
+        "∂L/∂s = y − p (the sign of the gradient)",
+        "softmax_gradient",
+        tamper("cross_entropy_gradient", 9, grad.y[m] - grad.p[m]),
+        9,
+        StepMismatch,
+    ),
+    # -------------------------------------------------------- saturation_limits
+    Wrong(
+        "the delta treated as one: every score gets the lead",
+        "saturation_limits",
+        tamper(
+            "lead_power_sum_1",
+            2,
+            IndexSum(exp(s[j] + lam), j, n),
+        ),
+        2,
+        StepMismatch,
+    ),
+    Wrong(
+        "the limit of p_i taken as 1/n (uniform) under a growing lead",
+        "saturation_limits",
+        tamper("saturation_limits", 5, 1 / n),
+        5,
+        StepMismatch,
+    ),
+    Wrong(
+        "the limit of a divergent ratio: e^{2λ}/(1 + e^λ) → 0",
+        "saturation_limits",
+        lambda: one(C.limit_at_infinity, Lim(exp(2 * lam) / (1 + exp(lam)), lam), S.Zero),
+        1,
+        StepMismatch,
+    ),
+    Wrong(
+        "a limit whose denominator's leading coefficient could be 0",
+        "saturation_limits",
+        lambda: one(
+            C.limit_at_infinity,
+            Lim(exp(lam) / (Symbol("x", real=True) * exp(lam) + 1), lam),
+            1 / Symbol("x", real=True),
+        ),
+        1,
+        StepMismatch,
+    ),
+    Wrong(
+        "‖p − y‖ → 2: the limit of the squared norm given for the norm",
+        "saturation_limits",
+        tamper("p_minus_y_limit", 8, S(2)),
+        8,
+        StepMismatch,
+    ),
+    Wrong(
+        "the Jacobian's norm tends to 1, not 0",
+        "saturation_limits",
+        tamper("jacobian_vanishes", 7, S.One),
+        7,
+        StepMismatch,
+    ),
+    Wrong(
+        "δₜw = 0 without declaring t ≠ w",
+        "saturation_limits",
+        assuming("p_minus_y_limit", drop=[Distinct(t, w)]),
+        7,
+        StepMismatch,
+    ),
+    Wrong(
+        "t ≠ m declared where t ≠ w is needed",
+        "saturation_limits",
+        assuming("p_minus_y_limit", drop=[Distinct(t, w)], add=[Distinct(t, m)]),
+        7,
+        StepMismatch,
+    ),
+    Wrong(
+        "the delta dropped from the limit of p_i",
+        "saturation_limits",
+        tamper("saturation_limits", 6, exp(sat.s[i] - sat.s[w])),
+        6,
+        StepMismatch,
+    ),
+    Wrong(
+        "a lead that depends on λ treated as constant in the limit",
+        "saturation_limits",
+        lambda: one(
+            C.limit_at_infinity,
+            Lim(sat.p[i], lam),
+            sat.p[i],
+            [Lead(r, s, w, lam)],
+        ),
+        1,
+        StepMismatch,
+    ),
+]
+
+# ------------------------------------------------------------------- right ones
+
+
+def _registered(name: str) -> Callable[[], Derivation]:
+    return lambda: find_derivation(name)
+
+
+RIGHT: list[Right] = [
+    *(
+        Right(f"the registered derivation {name}", _registered(name))
+        for name in (
+            "variance_of_sum",
+            "variance_of_sum_of_indep",
+            "dot_product_variance",
+            "dot_product_mean",
+            "dot_product_variance_general",
+            "dot_product_variance_with_means",
+            "dot_product_second_moment_d3",
+            "unique_scale",
+            "scaled_variance",
+            "scale_by_d_k",
+            "exercise1_variance",
+            "exercise3_scale",
+            "shift_invariance",
+            "score_difference_variance",
+            "softmax_gradient",
+            "cross_entropy_gradient",
+            "saturation_limits",
+            "p_minus_y_limit",
+        )
+    ),
+    Right(
+        "a bound index may be renamed: e^{sᵢ}/Σᵢ e^{sᵢ} is the softmax (i free in the numerator)",
+        lambda: one(C.softmax_def, grad.p[i], exp(s[i]) / IndexSum(exp(s[i]), i, n)),
+    ),
+    Right(
+        "the two indices of a cross sum may be swapped",
+        lambda: one(R.ring, CrossSum(q[i] * k[j], i, j, d), CrossSum(q[j] * k[i], i, j, d)),
+    ),
+    Right(
+        "√(d_k(c² + 1)) = √d_k·√(c² + 1): both factors are non-negative",
+        lambda: one(R.sqrt_mul, sqrt(d * c**2 + d), sqrt(d) * sqrt(c**2 + 1)),
+    ),
+    Right(
+        "Var(X/c) = Var(X)/c² once c > 0 is declared",
+        lambda: one(R.variance_const_mul, Var(X / c), Var(X) / c**2, [Positive(c)]),
+    ),
+    Right(
+        "Std(X) = √Var(X)",
+        lambda: one(R.std_def, Std(X), sqrt(Var(X))),
+    ),
+    Right(
+        "the d_k = 3 cross sum unrolled: six terms, in pairs",
+        lambda: one(
+            R.sum_unroll,
+            CrossSum(q3[i] * q3[j], i, j, 3),
+            2 * (q3[1] * q3[2] + q3[1] * q3[3] + q3[2] * q3[3]),
+        ),
+    ),
+    Right(
+        "a delta summed over the range its index is bound to",
+        lambda: one(
+            C.sum_delta, IndexSum(IndexSum(delta(j, m), j, n), m, n), IndexSum(S.One, m, n)
+        ),
+    ),
+    Right(
+        "the product rule for three factors",
+        lambda: one(
+            C.deriv_mul,
+            Deriv(s[i] * s[j] * exp(s[m]), s[m]),
+            Deriv(s[i], s[m]) * s[j] * exp(s[m])
+            + s[i] * Deriv(s[j], s[m]) * exp(s[m])
+            + s[i] * s[j] * Deriv(exp(s[m]), s[m]),
+        ),
+    ),
+    Right(
+        "a declared target is a constant for the derivative",
+        lambda: one(
+            C.deriv_linear, Deriv(y[i] * s[i], s[m]), y[i] * Deriv(s[i], s[m]), [OneHot(y, t)]
+        ),
+    ),
+    Right(
+        "∂sᵢ/∂sₘ = δᵢₘ",
+        lambda: one(C.deriv_entry, Deriv(s[i], s[m]), delta(i, m)),
+    ),
+    Right(
+        "δᵢw e^{sᵢ − s_w} = δᵢw",
+        lambda: one(C.delta_eq, delta(i, w) * exp(s[i] - s[w]), delta(i, w)),
+    ),
+    Right(
+        "δₜw = 0 once t ≠ w is declared",
+        lambda: one(C.delta_distinct, delta(t, w), S.Zero, [Distinct(t, w)]),
+    ),
+    Right(
+        "e^{x + λδ} in its two cases",
+        lambda: one(
+            C.exp_of_delta,
+            exp(s[i] + lam * delta(i, w)),
+            exp(s[i]) + (exp(s[i] + lam) - exp(s[i])) * delta(i, w),
+        ),
+    ),
+    Right(
+        "the one-hot target's entries",
+        lambda: one(C.entries_def, y[i], delta(i, t), [OneHot(y, t)]),
+    ),
+    Right(
+        "lim e^λ/(1 + e^λ) = 1 and the chain rule for e^x",
+        lambda: one(C.limit_at_infinity, Lim(exp(lam) / (1 + exp(lam)), lam), S.One),
+    ),
+    Right(
+        "∂e^{sᵢ}/∂sₘ = e^{sᵢ}∂sᵢ/∂sₘ",
+        lambda: one(C.deriv_chain, Deriv(exp(s[i]), s[m]), exp(s[i]) * Deriv(s[i], s[m])),
+    ),
+    Right(
+        "E[XY] = E[X]E[Y] with X ⊥ Y",
+        lambda: one(R.expectation_mul_of_indep, E(X * Y), E(X) * E(Y), [Independent(X, Y)]),
+    ),
+    Right(
+        "the positive root kept once c > 0 is declared",
+        lambda: one(
+            R.exclude_by_sign, Or(Eq(c, sqrt(d)), Eq(c, -sqrt(d))), Eq(c, sqrt(d)), [Positive(c)]
+        ),
+    ),
+]
