@@ -132,6 +132,12 @@ def _dimension(node: Node | None, option: str, text: str) -> Expr | None:
         name = str(node.value)
         if name in RESERVED:
             raise InvalidArgument(f"{option}: the name {name!r} is reserved; choose another")
+        if name.lower() in _NON_FINITE:
+            raise InvalidArgument(f"{option} must be a positive integer or a name, got {name!r}")
+        if keyword.iskeyword(name) or hasattr(sympy, name):
+            raise InvalidArgument(
+                f"{option}: the name {name!r} means something else to SymPy; choose another"
+            )
         return dimension(name)
     if names_in(node):
         raise InvalidArgument(f"{option} must be a positive integer or a single name, got {text!r}")
@@ -240,6 +246,11 @@ def _symbol_table(trees: Mapping[str, Node], d: Expr, label: Mapping[str, str]) 
             continue
         names = names_in(tree)
         for name in names:
+            if name.lower() in _NON_FINITE:
+                raise InvalidArgument(
+                    f"{label[key]} must be finite, got {name!r}"
+                    " (a name that reads as infinity or not-a-number)"
+                )
             if name in RESERVED:
                 raise InvalidArgument(
                     f"{label[key]}: the name {name!r} is reserved"
@@ -261,6 +272,9 @@ def _symbol_table(trees: Mapping[str, Node], d: Expr, label: Mapping[str, str]) 
             )
     return table
 
+
+#: Names a user would read as a number that is not finite (lower case).
+_NON_FINITE = ("inf", "infinity", "nan")
 
 _RESERVED_MEANING = {
     "c": "the scale",

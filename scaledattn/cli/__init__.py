@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import unicodedata
 from collections.abc import Sequence
 from typing import NoReturn
 
@@ -45,6 +46,22 @@ class Parser(argparse.ArgumentParser):
         raise UsageError(f"{self.prog}: {message}")
 
 
+def one_line(message: str) -> str:
+    r"""``message`` with line breaks and other control characters escaped, so it is one line.
+
+    Messages quote what the user typed, which may hold a newline or a carriage return.
+
+    >>> one_line("unknown theorem 'a\nb'")
+    "unknown theorem 'a\\nb'"
+    """
+    return "".join(
+        ch.encode("unicode_escape").decode("ascii")
+        if unicodedata.category(ch) in ("Cc", "Zl", "Zp")
+        else ch
+        for ch in message
+    )
+
+
 def build_parser() -> Parser:
     """The full parser with every subcommand registered."""
     parser = Parser(
@@ -72,12 +89,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         code: int = args.func(args)
         return code
     except UsageError as err:
-        print(f"{err} (try 'scaledattn --help')", file=sys.stderr)
+        print(f"{one_line(str(err))} (try 'scaledattn --help')", file=sys.stderr)
         return EXIT_USAGE
     except InvalidArgument as err:
         if debug:
             raise
-        print(f"scaledattn: error: {err}", file=sys.stderr)
+        print(f"scaledattn: error: {one_line(str(err))}", file=sys.stderr)
         return EXIT_USAGE
     except (ProofError, NumericCheckFailed) as err:
         if debug:

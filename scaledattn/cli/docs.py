@@ -20,11 +20,20 @@ def register(sub: Any) -> None:
 
 def cmd_docs(args: argparse.Namespace) -> int:
     """Write (or check) the generated pages and the output blocks of the Markdown files."""
+    if not args.output.strip():
+        raise InvalidArgument("-o/--output is empty: name the docs folder")
     docs = Path(args.output)
     if docs.exists() and not docs.is_dir():
         raise InvalidArgument(f"{docs} exists and is not a folder")
     root = docs.resolve().parent
-    changed = write_docs(root, docs, check=args.check)
+    if not root.is_dir():
+        raise InvalidArgument(f"the folder {str(root)!r} does not exist")
+    try:
+        changed = write_docs(root, docs, check=args.check)
+    except OSError as err:
+        raise InvalidArgument(
+            f"cannot write the docs to {str(docs)!r}: {err.strerror or err}"
+        ) from None
     if args.check:
         if changed:
             print("stale: " + ", ".join(changed) + " (run: scaledattn docs)")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from scaledattn.attention.experiments import check_trials
+from scaledattn.attention.experiments import check_int, check_trials
 from scaledattn.attention.plots import (
     check_output,
     plot_saturation,
@@ -49,16 +49,22 @@ def register(sub: Any) -> None:
 def cmd_plot(args: argparse.Namespace) -> int:
     """Compute the data, draw the figure, print where it went."""
     out = check_output(args.output)
+    if out.is_dir():
+        raise InvalidArgument(f"{str(out)!r} is a folder, not a file")
     require_matplotlib()
     trials = check_trials(PLOTS[args.name] if args.trials is None else args.trials, 2)
+    check_int(args.seed, "seed", 0, 2**63 - 1)
+    if args.name == "saturation" and args.lr is not None:
+        raise InvalidArgument("--lr applies to the training plot only")
+    lr = 0.7 if args.lr is None else check_lr(args.lr)
     progress = ProgressLine(f"plot {args.name}")
-    if args.name == "saturation":
-        if args.lr is not None:
-            raise InvalidArgument("--lr applies to the training plot only")
-        written = plot_saturation(saturation_curves(args.seed, trials, progress=progress), out)
-    else:
-        lr = 0.7 if args.lr is None else check_lr(args.lr)
-        result = training_experiment(args.seed, trials, lr, progress=progress)
-        written = plot_training(result, out)
+    try:
+        if args.name == "saturation":
+            written = plot_saturation(saturation_curves(args.seed, trials, progress=progress), out)
+        else:
+            result = training_experiment(args.seed, trials, lr, progress=progress)
+            written = plot_training(result, out)
+    except OSError as err:
+        raise InvalidArgument(f"cannot write {str(out)!r}: {err.strerror or err}") from None
     print(f"wrote {written}")
     return 0

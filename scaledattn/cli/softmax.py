@@ -68,7 +68,13 @@ def cmd_softmax(args: argparse.Namespace) -> int:
     if args.scale is not None:
         if not (math.isfinite(args.scale) and args.scale > 0):
             raise InvalidArgument(f"--scale must be a positive number, got {args.scale}")
-        scores = scores / args.scale
+        with np.errstate(over="ignore"):
+            scaled = scores / args.scale
+        if np.isinf(scaled[np.isfinite(scores)]).any():
+            raise InvalidArgument(
+                f"--scale {args.scale:g} is too small: a score divided by it overflows"
+            )
+        scores = scaled
     p = softmax(scores)
     n = len(p)
     data: dict[str, Any] = {

@@ -7,6 +7,7 @@ from typing import Any
 
 import sympy
 
+from scaledattn.errors import InvalidArgument
 from scaledattn.kernel.expr import rebuild
 from scaledattn.numeric.distributions import distribution
 from scaledattn.numeric.montecarlo import Z95, Z_AGREE
@@ -19,6 +20,8 @@ from scaledattn.render.display import statement_parts, unicode_line
 THEOREM = "dot_product_variance_with_means"
 
 EXIT_OK, EXIT_FAILED, EXIT_UNDECIDED = 0, 1, 3
+#: At most this many products qᵢkᵢ (samples × d_k) per Monte Carlo run: a few minutes.
+MAX_PRODUCTS = 10**10
 
 
 def register(sub: Any) -> None:
@@ -44,6 +47,25 @@ def register(sub: Any) -> None:
     p.set_defaults(func=cmd_witness)
 
 
+def check_samples(samples: int | None, d: int) -> None:
+    """Refuse a Monte Carlo run that cannot give a variance or would not finish soon.
+
+    >>> check_samples(1, 4)
+    Traceback (most recent call last):
+    ...
+    scaledattn.errors.InvalidArgument: --samples must be at least 2, got 1
+    """
+    if samples is None:
+        return
+    if samples < 2:
+        raise InvalidArgument(f"--samples must be at least 2, got {samples}")
+    if d >= 1 and samples * d > MAX_PRODUCTS:
+        raise InvalidArgument(
+            f"--samples {samples} × --d-k {d} is more than {MAX_PRODUCTS:.0e} products"
+            " (hours of work); take fewer samples"
+        )
+
+
 def closed_form() -> Any:
     """The right side of the theorem's statement, evaluated (a SymPy expression).
 
@@ -54,8 +76,9 @@ def closed_form() -> Any:
 
 def cmd_witness(args: argparse.Namespace) -> int:
     """Measure and compare; exit 0 if it agrees, 1 if not, 3 if it cannot be trusted."""
+    check_samples(args.samples, args.d_k)
     q = distribution(args.distribution)
-    k = distribution(args.k_distribution) if args.k_distribution else q
+    k = distribution(args.k_distribution) if args.k_distribution is not None else q
     w = witness_scores(
         q,
         k,
