@@ -28,3 +28,23 @@ settings.register_profile(
     "thorough", deadline=None, max_examples=2000, suppress_health_check=[HealthCheck.too_slow]
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.getenv("CI") else "dev"))
+
+
+if os.environ.get("SCALEDATTN_FRESH_CACHES"):
+    # Mutation testing (scripts/mutation.sh) forks every mutant's test run from a
+    # process that has already run the tests once: results cached there (SymPy's
+    # cache, the audits of derivations, the Gaussian joint moments) were computed by
+    # the unmutated code and would hide a mutant. Start every test from empty caches.
+    import pytest
+
+    @pytest.fixture(autouse=True)
+    def _fresh_caches() -> None:
+        from sympy.core.cache import clear_cache
+
+        from scaledattn import derive
+        from scaledattn.calculator import gaussian
+
+        clear_cache()
+        derive._AUDITS.clear()
+        # mutmut wraps the lru_cache'd function in a trampoline (no cache left)
+        getattr(gaussian.joint_moments, "cache_clear", lambda: None)()
