@@ -181,3 +181,20 @@ def test_multi_head_settings_use_d_model_over_heads() -> None:
     assert scaledattn.variance(heads=8, d_model=512) == 64
     assert scaledattn.variance(heads=8, d_model=512, d_k=64) == 64
     assert scaledattn.scale(heads=12, d_model=768, var_q=4, var_k=4) == 32
+
+
+@pytest.mark.parametrize(
+    ("options", "root"),
+    [
+        ({"target_var": 2}, sympy.Rational(1, 2)),  # c = √(d_k/2)
+        ({"var_q": 4, "var_k": 4, "target_var": 16}, sympy.S.One),
+        ({"var_q": 4, "var_k": 4}, sympy.S(16)),
+    ],
+)
+def test_the_scale_derivation_proves_its_own_lemma_for_any_target(
+    options: dict[str, object], root: sympy.Expr
+) -> None:
+    # Var(q·k / c) = t with Var(q·k) = V gives c = √(V/t); the lemma is built on demand.
+    s = setting(**options)  # type: ignore[arg-type]
+    theorem = prove(scale_derivation(s))
+    assert sympy.simplify(theorem.statement.rhs.rhs - sympy.sqrt(root * s.d)) == 0

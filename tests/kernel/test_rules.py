@@ -133,6 +133,13 @@ ACCEPT: list[Row] = [
     (R.sum_unroll, IndexSum(q3[i], i, 3), q3[1] + q3[2] + q3[3], [], False),
     (
         R.sum_unroll,
+        IndexSum(i, i, R.MAX_UNROLL),
+        S(R.MAX_UNROLL * (R.MAX_UNROLL + 1) // 2),
+        [],
+        False,
+    ),
+    (
+        R.sum_unroll,
         CrossSum(q3[i] * q3[j], i, j, 3),
         2 * (q3[1] * q3[2] + q3[1] * q3[3] + q3[2] * q3[3]),
         [],
@@ -157,6 +164,7 @@ ACCEPT: list[Row] = [
         True,
     ),
     (R.exclude_by_sign, Or(Eq(c, sqrt(d)), Eq(c, -sqrt(d))), Eq(c, sqrt(d)), [Positive(c)], True),
+    (R.exclude_by_sign, Eq(c, -sqrt(d)), S.false, [Positive(c)], True),
 ]
 
 REJECT: list[Row] = [
@@ -215,6 +223,14 @@ REJECT: list[Row] = [
     (R.count_terms, IndexSum(E(q[i] ** 2), i, d), d * E(q[i] ** 2), [], False),
     (R.sum_unroll, IndexSum(q3[i], i, 3), q3[1] + q3[2], [], False),
     (R.sum_unroll, IndexSum(q[i], i, d), q[1], [], False),
+    # the body binds i again: unrolling must not substitute into the inner sum
+    (
+        R.sum_unroll,
+        IndexSum(q3[i] * IndexSum(k[i], i, d), i, 2),
+        2 * q3[1] * IndexSum(k[i], i, d),
+        [],
+        False,
+    ),
     (
         R.sum_linear,
         IndexSum(q[i] * k[i], i, d),
@@ -380,3 +396,9 @@ def test_a_proved_theorem_rewrites_inside_a_disjunction() -> None:
         .qed()
     )
     assert audit_of(proof).verified
+
+
+def test_a_single_negative_root_excluded_without_positivity_names_the_missing_c_gt_0() -> None:
+    error = rejection(R.exclude_by_sign, Eq(c, -sqrt(d)), S.false, iff=True)
+    assert isinstance(error, MissingAssumption)
+    assert "c > 0" in str(error)
