@@ -131,8 +131,13 @@ def _everywhere(expr: Expr, local: Local, ctx: Context) -> tuple[Expr, Used]:
     used: set[Assumption] = set()
 
     def walk(e: Expr, env: Env) -> Expr:
-        if isinstance(e, CrossSum):
-            env = env | {frozenset(e.indices)}
+        if isinstance(e, SUMS):
+            # A sum that binds an index again shadows it: inside, that name ranges
+            # over 1..n afresh, so what an outer cross sum said about it no longer holds.
+            bound = set(e.indices)
+            env = frozenset(pair for pair in env if not pair & bound)
+            if isinstance(e, CrossSum):
+                env = env | {frozenset(e.indices)}
         if e.args and not e.is_Atom:
             new = [walk(a, env) for a in e.args]
             if any(n is not a for n, a in zip(new, e.args, strict=True)):

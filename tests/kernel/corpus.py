@@ -393,6 +393,24 @@ WRONG: list[Wrong] = [
         MissingAssumption,
     ),
     Wrong(
+        "an inner sum that rebinds j inside Σ_{i≠j}: i = j is back, E[qᵢqⱼ] cannot factor",
+        "dot_product_variance",
+        lambda: (
+            calc(
+                "shadowed_index",
+                CrossSum(IndexSum(E(q[i] * q[j]), j, d), i, j, d),
+                S.Zero,  # false: the sum is d_k(d_k − 1)·E[qᵢ²] = d_k(d_k − 1)
+                assuming=[IndependentComponents(q), ZeroMean(q), UnitVariance(q)],
+            )
+            .eq(CrossSum(IndexSum(E(q[i]) * E(q[j]), j, d), i, j, d), by=R.expectation_mul_of_indep)
+            .eq(CrossSum(IndexSum(S.Zero, j, d), i, j, d), by=R.substitute_moment)
+            .eq(S.Zero, by=R.count_terms)
+            .qed()
+        ),
+        1,
+        MissingAssumption,
+    ),
+    Wrong(
         "factoring E[qᵢ²kᵢ²] when only the pairs are independent (qᵢ, kᵢ correlated)",
         "dot_product_variance",
         lambda: one(

@@ -43,7 +43,7 @@ X, Y, Z = random_variables("X Y Z")
 d = dimension("d_k")
 q, k = RandomVector("q", d), RandomVector("k", d)
 q3, k3 = RandomVector("q", 3), RandomVector("k", 3)
-i, j = index("i"), index("j")
+i, j, l = index("i"), index("j"), index("l")
 a, b = Symbol("a", real=True), Symbol("b", real=True)
 c = Symbol("c", real=True)
 mu, sigma = Symbol("mu", real=True), Symbol("sigma", positive=True)
@@ -90,6 +90,14 @@ ACCEPT: list[Row] = [
         CrossSum(E(q[i] * k[i] * q[j] * k[j]), i, j, d),
         CrossSum(E(q[i] * k[i]) * E(q[j] * k[j]), i, j, d),
         [IndependentPairs(q, k)],
+        False,
+    ),
+    (
+        # an inner sum over another index keeps the cross sum's i ≠ j
+        R.expectation_mul_of_indep,
+        CrossSum(IndexSum(E(q[i] * q[j]) * k[l], l, d), i, j, d),
+        CrossSum(IndexSum(E(q[i]) * E(q[j]) * k[l], l, d), i, j, d),
+        [IndependentComponents(q)],
         False,
     ),
     (
@@ -198,6 +206,14 @@ REJECT: list[Row] = [
         E(q[i] ** 2 * k[i] ** 2),
         E(q[i] ** 2) * E(k[i] ** 2),
         [IndependentPairs(q, k)],
+        False,
+    ),
+    (
+        # the inner sum rebinds j, which then ranges over i too: i ≠ j no longer holds
+        R.expectation_mul_of_indep,
+        CrossSum(IndexSum(E(q[i] * q[j]), j, d), i, j, d),
+        CrossSum(IndexSum(E(q[i]) * E(q[j]), j, d), i, j, d),
+        [IndependentComponents(q)],
         False,
     ),
     (R.variance_const_mul, Var(2 * X), 2 * Var(X), [], False),
