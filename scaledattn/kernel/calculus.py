@@ -280,13 +280,32 @@ def _delta_eq(e: Expr, ctx: Context, env: Any) -> Rewrite | None:
     return None
 
 
-def _delta_distinct(e: Expr, ctx: Context, env: Any) -> Rewrite | None:
-    if not isinstance(e, KroneckerDelta):
-        return None
-    for a in ctx.assumptions:
-        if isinstance(a, Distinct) and a.pair == frozenset(e.args):
-            return sympy.S.Zero, frozenset({a})
-    return None
+def _delta_distinct(prop: Any, ctx: Context, env: Any) -> Rewrite | None:
+    declared = {a.pair: a for a in ctx.assumptions if isinstance(a, Distinct)}
+    used: set[Assumption] = set()
+
+    def walk(e: Expr, bound: frozenset[Any]) -> Expr:
+        # A sum binding t or w ranges over both values: Distinct(t, w) is about the free ones.
+        if isinstance(e, SUMS):
+            bound = bound | set(e.indices)
+        if e.args and not e.is_Atom:
+            new = [walk(a, bound) for a in e.args]
+            if any(n is not a for n, a in zip(new, e.args, strict=True)):
+                e = e.func(*new)
+        if isinstance(e, KroneckerDelta):
+            pair = frozenset(e.args)
+            if pair in declared and not pair & bound:
+                used.add(declared[pair])
+                return sympy.S.Zero
+        return e
+
+    def everywhere(expr: Expr) -> tuple[Expr, Used]:
+        return walk(expr, frozenset()), frozenset(used)
+
+    with evaluate(True):
+        if isinstance(prop, Boolean):
+            return _lift(prop, everywhere)
+        return everywhere(prop)
 
 
 def _exp_of_delta(e: Expr, ctx: Context, env: Any) -> Rewrite | None:
@@ -481,7 +500,9 @@ delta_distinct = _rule(
     "δₜw = 0 when t ≠ w is declared",
     _delta_distinct,
     figure="Γ ⊢ t ≠ w  ⟹  Γ ⊢ δₜw = 0",
-    fails="Does nothing unless Distinct(t, w) is declared for the delta's two indices.",
+    fails="Does nothing unless Distinct(t, w) is declared for the delta's two indices,"
+    " nor inside a sum that binds t or w (there the bound index takes every value).",
+    on_propositions=True,
 )
 exp_of_delta = _rule(
     "exp_of_delta",

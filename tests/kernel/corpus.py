@@ -775,6 +775,23 @@ WRONG: list[Wrong] = [
         StepMismatch,
     ),
     Wrong(
+        "t ≠ w used inside Σ_w, where the bound w runs through t: Σ_w δ_tw = 0",
+        "saturation_limits",
+        lambda: (
+            calc(
+                "bound_w",
+                IndexSum(delta(t, w), w, n),
+                S.Zero,
+                assuming=[Distinct(t, w), IndexRange(t, n)],
+            )
+            .eq(IndexSum(S.Zero, w, n), by=C.delta_distinct)
+            .eq(S.Zero, by=R.count_terms)
+            .qed()
+        ),
+        1,
+        StepMismatch,
+    ),
+    Wrong(
         "t ≠ m declared where t ≠ w is needed",
         "saturation_limits",
         assuming("p_minus_y_limit", drop=[Distinct(t, w)], add=[Distinct(t, m)]),

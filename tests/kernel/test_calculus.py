@@ -242,6 +242,15 @@ def test_delta_distinct_needs_the_declaration() -> None:
     rejection(delta(t, w), S.Zero, delta_distinct)
 
 
+def test_delta_distinct_does_not_reach_a_sum_that_binds_one_of_the_indices() -> None:
+    # t ≠ w is about the free w; in Σ_w δ_tw the bound w runs through t, and the sum is 1.
+    declared = (Distinct(t, w), IndexRange(t, n))
+    rejection(IndexSum(delta(t, w), w, n), IndexSum(S.Zero, w, n), delta_distinct, declared)
+    assert accepted(
+        IndexSum(delta(t, w) * s[i], i, n), IndexSum(S.Zero, i, n), delta_distinct, declared
+    )
+
+
 def test_exp_of_delta_accepts_the_two_cases() -> None:
     claim = exp(x) + (exp(x + lam) - exp(x)) * delta(i, w)
     assert accepted(exp(x + lam * delta(i, w)), claim, exp_of_delta)
