@@ -43,7 +43,7 @@ X, Y, Z = random_variables("X Y Z")
 d = dimension("d_k")
 q, k = RandomVector("q", d), RandomVector("k", d)
 q3, k3 = RandomVector("q", 3), RandomVector("k", 3)
-i, j, l = index("i"), index("j"), index("l")
+i, j, ell = index("i"), index("j"), index("l")
 a, b = Symbol("a", real=True), Symbol("b", real=True)
 c = Symbol("c", real=True)
 mu, sigma = Symbol("mu", real=True), Symbol("sigma", positive=True)
@@ -95,8 +95,8 @@ ACCEPT: list[Row] = [
     (
         # an inner sum over another index keeps the cross sum's i ≠ j
         R.expectation_mul_of_indep,
-        CrossSum(IndexSum(E(q[i] * q[j]) * k[l], l, d), i, j, d),
-        CrossSum(IndexSum(E(q[i]) * E(q[j]) * k[l], l, d), i, j, d),
+        CrossSum(IndexSum(E(q[i] * q[j]) * k[ell], ell, d), i, j, d),
+        CrossSum(IndexSum(E(q[i]) * E(q[j]) * k[ell], ell, d), i, j, d),
         [IndependentComponents(q)],
         False,
     ),
