@@ -37,9 +37,10 @@ from scaledattn.errors import (
     StepMismatch,
     UnknownRule,
 )
-from scaledattn.kernel.assumptions import Assumption, Context, Independence
-from scaledattn.kernel.expr import E, Var, normal_form, rebuild, same
+from scaledattn.kernel.assumptions import Assumption, Context, Independence, Moment, Positive
+from scaledattn.kernel.expr import SUMS, E, Var, normal_form, rebuild, same
 from scaledattn.kernel.rules import RULES, Rule, prop_key
+from scaledattn.kernel.vectors import Distinct, Entries, IndexRange, Lim
 
 __all__ = [
     "Audit",
@@ -176,20 +177,59 @@ class _TheoremRule:
         if missing:
             return expr, frozenset()
         target = normal_form(statement.lhs)
+        constrained: set[Any] = set().union(*(_constrained(a) for a in self.theorem.used))
         changed = False
 
-        def swap(e: Expr) -> Expr:
+        def swap(e: Expr, bound: frozenset[Any]) -> Expr:
             nonlocal changed
             if isinstance(e, (Expr, Boolean)) and e.args and not e.is_Atom:
                 if isinstance(e, Expr) and normal_form(e) == target:
+                    # Under a sum (or limit) that binds a symbol the theorem's assumptions
+                    # constrain (t ≠ w, m ∈ 1..n, c > 0), that symbol takes other values.
+                    if bound & constrained:
+                        return e
                     changed = True
                     return rebuild(statement.rhs)
-                return e.func(*(swap(a) for a in e.args))
+                inner = bound | _binders(e)
+                return e.func(*(swap(a, inner) for a in e.args))
             return e
 
         with evaluate(True):
-            new = swap(rebuild(expr))
+            new = swap(rebuild(expr), frozenset())
         return new, (self.theorem.used if changed else frozenset())
+
+
+def _binders(e: Any) -> frozenset[Any]:
+    """The symbols ``e`` binds: a sum's indices, a limit's variable."""
+    if isinstance(e, SUMS):
+        return frozenset(e.indices)
+    if isinstance(e, Lim):
+        return frozenset({e.variable})
+    return frozenset()
+
+
+def _constrained(a: Assumption) -> set[Any]:
+    """The symbols whose particular value an assumption constrains.
+
+    A definition of a vector's entries holds for every value of its symbols, and a
+    moment's indices are read "for every i"; independence is about random variables.
+    """
+    if isinstance(a, (Entries, Independence)):
+        return set()
+    if isinstance(a, Moment):
+        mentioned: set[Any] = a.lhs.free_symbols | a.value.free_symbols
+        return mentioned - set(a.indices)
+    if isinstance(a, Distinct):
+        return set(a.pair)
+    if isinstance(a, IndexRange):
+        upper: set[Any] = a.upper.free_symbols
+        return {a.index} | upper
+    if isinstance(a, Positive):
+        return {a.symbol}
+    found: set[Any] = set()  # any other kind: every symbol it mentions
+    for value in vars(a).values():
+        found |= getattr(value, "free_symbols", set())
+    return found
 
 
 def _resolve(rule: Any, theorems: Mapping[str, Theorem], name: str, number: int) -> Any:

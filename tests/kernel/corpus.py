@@ -792,6 +792,28 @@ WRONG: list[Wrong] = [
         StepMismatch,
     ),
     Wrong(
+        "a lemma proved for t ≠ w cited inside Σ_w, where the bound w runs through t",
+        "saturation_limits",
+        lambda: (
+            calc(
+                "lemma_under_sum",
+                IndexSum(delta(t, w), w, n),
+                S.Zero,
+                assuming=[Distinct(t, w), IndexRange(t, n)],
+            )
+            .eq(
+                IndexSum(S.Zero, w, n),
+                by=calc("lemma", delta(t, w), S.Zero, assuming=[Distinct(t, w)])
+                .eq(S.Zero, by=C.delta_distinct)
+                .qed(),
+            )
+            .eq(S.Zero, by=R.count_terms)
+            .qed()
+        ),
+        1,
+        StepMismatch,
+    ),
+    Wrong(
         "t ≠ m declared where t ≠ w is needed",
         "saturation_limits",
         assuming("p_minus_y_limit", drop=[Distinct(t, w)], add=[Distinct(t, m)]),

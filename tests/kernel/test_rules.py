@@ -418,3 +418,24 @@ def test_a_single_negative_root_excluded_without_positivity_names_the_missing_c_
     error = rejection(R.exclude_by_sign, Eq(c, -sqrt(d)), S.false, iff=True)
     assert isinstance(error, MissingAssumption)
     assert "c > 0" in str(error)
+
+
+def test_a_theorem_about_a_constrained_index_is_not_used_under_a_sum_binding_it() -> None:
+    from sympy import KroneckerDelta
+
+    from scaledattn.kernel import Distinct, IndexRange, check
+    from scaledattn.kernel.calculus import delta_distinct
+
+    from .helpers import chain
+
+    n, t, w = dimension("n"), index("t"), index("w")
+    lemma = chain(KroneckerDelta(t, w), [(S.Zero, delta_distinct)], [Distinct(t, w)], name="lemma")
+    theorem = check(lemma.derivation)
+    declared = [Distinct(t, w), IndexRange(t, n)]
+    # outside any sum the lemma applies: δ_tw·a = 0
+    assert accepts(theorem, KroneckerDelta(t, w) * a, S.Zero, declared)
+    # inside Σ_w the bound w runs through t: Σ_w δ_tw is 1, not 0
+    error = rejection(
+        theorem, IndexSum(KroneckerDelta(t, w), w, n), IndexSum(S.Zero, w, n), declared
+    )
+    assert isinstance(error, ProofError)
