@@ -14,10 +14,11 @@ What is trusted beyond ``sympy.expand``, rule by rule:
   of P/Q as u → ∞ is read off the degrees and leading coefficients.
 - ``deriv_chain`` and the positivity side conditions: the same assumption system.
 
-``sum_delta`` sees the whole expression (it is flagged ``on_propositions`` so that
-it is handed the root, not one node) because it must know the range of the index
-it substitutes: a bound index ranges over its sum, a free one over a declared
-``IndexRange``.
+``sum_delta``, ``entries_def`` and ``delta_distinct`` see the whole expression (they
+are flagged ``on_propositions`` so that they are handed the root, not one node)
+because each must know which indices the enclosing sums bind: a bound index ranges
+over its sum, a free one over a declared ``IndexRange``; a declared t ≠ w, or a
+definition that mentions w, is about the free w, never about a w a sum binds.
 
 Examples
 --------
@@ -109,14 +110,56 @@ def _softmax_def(e: Expr, ctx: Context, env: Any) -> Rewrite | None:
     return sympy.exp(Entry(e.vector, e.index, e.dim)) / total, NOTHING
 
 
-def _entries_def(e: Expr, ctx: Context, env: Any) -> Rewrite | None:
-    if not isinstance(e, Entry):
-        return None
-    given = definitions(ctx).get(e.vector)
-    if given is None or given.dim != e.dim:
-        return None
-    value = given.at(e.index)
-    return None if value is None else (value, frozenset({given}))
+def _entries_def(prop: Any, ctx: Context, env: Any) -> Rewrite | None:
+    defs = definitions(ctx)
+
+    def rewrite(e: Expr, scope: dict[Any, Expr]) -> Rewrite | None:
+        if not isinstance(e, Entry):
+            return None
+        given = defs.get(e.vector)
+        if given is None or given.dim != e.dim:
+            return None
+        # The definition's other symbols (w in s_j + λδ_jw) are the free ones: a sum
+        # binding one of them here would capture it.
+        if (given.body.free_symbols - {given.index}) & set(scope):
+            return None
+        value = given.at(e.index)
+        return None if value is None else (value, frozenset({given}))
+
+    return _scoped(prop, rewrite)
+
+
+def _scoped(prop: Any, rewrite: Any) -> Rewrite:
+    """Apply ``rewrite(node, scope)`` everywhere to a fixpoint.
+
+    ``scope`` maps the indices bound by the sums enclosing the node to their upper bounds.
+    """
+    used: set[Assumption] = set()
+
+    def walk(e: Expr, scope: dict[Any, Expr]) -> Expr:
+        inner = {**scope, **dict.fromkeys(e.indices, e.upper)} if isinstance(e, SUMS) else scope
+        if e.args and not e.is_Atom:
+            new = [walk(a, inner) for a in e.args]
+            if any(n is not a for n, a in zip(new, e.args, strict=True)):
+                e = e.func(*new)
+        result = rewrite(e, scope)
+        if result is None:
+            return e
+        used.update(result[1])
+        return result[0]
+
+    def everywhere(expr: Expr) -> tuple[Expr, Used]:
+        for _ in range(MAX_PASSES):
+            new = walk(expr, {})
+            if new == expr:
+                break
+            expr = new
+        return expr, frozenset(used)
+
+    with evaluate(True):
+        if isinstance(prop, Boolean):
+            return _lift(prop, everywhere)
+        return everywhere(prop)
 
 
 # ------------------------------------------------------------------- derivatives
@@ -236,33 +279,10 @@ def _sift(e: IndexSum, scope: dict[Any, Expr], ctx: Context) -> Rewrite | None:
 
 
 def _sum_delta(prop: Any, ctx: Context, env: Any) -> Rewrite | None:
-    used: set[Assumption] = set()
+    def rewrite(e: Expr, scope: dict[Any, Expr]) -> Rewrite | None:
+        return _sift(e, scope, ctx) if type(e) is IndexSum else None
 
-    def walk(e: Expr, scope: dict[Any, Expr]) -> Expr:
-        inner = {**scope, **dict.fromkeys(e.indices, e.upper)} if isinstance(e, SUMS) else scope
-        if e.args and not e.is_Atom:
-            new = [walk(a, inner) for a in e.args]
-            if any(n is not a for n, a in zip(new, e.args, strict=True)):
-                e = e.func(*new)
-        if type(e) is IndexSum:
-            result = _sift(e, scope, ctx)
-            if result is not None:
-                used.update(result[1])
-                return result[0]
-        return e
-
-    def everywhere(expr: Expr) -> tuple[Expr, Used]:
-        for _ in range(MAX_PASSES):
-            new = walk(expr, {})
-            if new == expr:
-                break
-            expr = new
-        return expr, frozenset(used)
-
-    with evaluate(True):
-        if isinstance(prop, Boolean):
-            return _lift(prop, everywhere)
-        return everywhere(prop)
+    return _scoped(prop, rewrite)
 
 
 def _delta_eq(e: Expr, ctx: Context, env: Any) -> Rewrite | None:
@@ -282,30 +302,16 @@ def _delta_eq(e: Expr, ctx: Context, env: Any) -> Rewrite | None:
 
 def _delta_distinct(prop: Any, ctx: Context, env: Any) -> Rewrite | None:
     declared = {a.pair: a for a in ctx.assumptions if isinstance(a, Distinct)}
-    used: set[Assumption] = set()
 
-    def walk(e: Expr, bound: frozenset[Any]) -> Expr:
+    def rewrite(e: Expr, scope: dict[Any, Expr]) -> Rewrite | None:
         # A sum binding t or w ranges over both values: Distinct(t, w) is about the free ones.
-        if isinstance(e, SUMS):
-            bound = bound | set(e.indices)
-        if e.args and not e.is_Atom:
-            new = [walk(a, bound) for a in e.args]
-            if any(n is not a for n, a in zip(new, e.args, strict=True)):
-                e = e.func(*new)
         if isinstance(e, KroneckerDelta):
             pair = frozenset(e.args)
-            if pair in declared and not pair & bound:
-                used.add(declared[pair])
-                return sympy.S.Zero
-        return e
+            if pair in declared and not pair & set(scope):
+                return sympy.S.Zero, frozenset({declared[pair]})
+        return None
 
-    def everywhere(expr: Expr) -> tuple[Expr, Used]:
-        return walk(expr, frozenset()), frozenset(used)
-
-    with evaluate(True):
-        if isinstance(prop, Boolean):
-            return _lift(prop, everywhere)
-        return everywhere(prop)
+    return _scoped(prop, rewrite)
 
 
 def _exp_of_delta(e: Expr, ctx: Context, env: Any) -> Rewrite | None:
@@ -439,7 +445,9 @@ entries_def = _rule(
     "rᵢ = body(i) for a vector whose entries are declared (one-hot y, shifted or led scores)",
     _entries_def,
     figure="Γ ⊢ ∀j. rⱼ = f(j)  ⟹  Γ ⊢ rᵢ = f(i)",
-    fails="Does nothing for an entry of a vector whose entries no assumption declares.",
+    fails="Does nothing for an entry of a vector whose entries no assumption declares,"
+    " nor inside a sum that binds a symbol of the definition (w in rⱼ = sⱼ + λδⱼw).",
+    on_propositions=True,
 )
 deriv_linear = _rule(
     "deriv_linear",

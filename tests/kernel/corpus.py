@@ -814,6 +814,24 @@ WRONG: list[Wrong] = [
         StepMismatch,
     ),
     Wrong(
+        "the lead at w unfolded inside Σ_w: every score gets it, Σ_w r_w = Σ_w s_w + nλ",
+        "saturation_limits",
+        lambda: (
+            calc(
+                "captured_w",
+                IndexSum(r[w], w, n),
+                IndexSum(s[w], w, n) + n * lam,
+                assuming=[Lead(r, s, w, lam), IndexRange(w, n)],
+            )
+            .eq(IndexSum(s[w] + lam, w, n), by=C.entries_def)
+            .eq(IndexSum(s[w], w, n) + IndexSum(lam, w, n), by=R.sum_linear)
+            .eq(IndexSum(s[w], w, n) + n * lam, by=R.count_terms)
+            .qed()
+        ),
+        1,
+        StepMismatch,
+    ),
+    Wrong(
         "t ≠ m declared where t ≠ w is needed",
         "saturation_limits",
         assuming("p_minus_y_limit", drop=[Distinct(t, w)], add=[Distinct(t, m)]),

@@ -120,6 +120,16 @@ def test_entries_def_rejects_an_undeclared_vector() -> None:
     rejection(y[i], delta(i, t), entries_def)
 
 
+def test_entries_def_does_not_unfold_under_a_sum_that_binds_a_symbol_of_the_definition() -> None:
+    # r_j = s_j + λδ_jw leads at the free w; Σ_w r_w = Σ_w s_w + λ, but unfolding r_w
+    # inside Σ_w would capture w and give Σ_w (s_w + λ).
+    declared = (Lead(r, s, w, lam), IndexRange(w, n))
+    rejection(IndexSum(r[w], w, n), IndexSum(s[w] + lam, w, n), entries_def, declared)
+    assert accepted(
+        IndexSum(r[i], i, n), IndexSum(s[i] + lam * delta(i, w), i, n), entries_def, declared
+    )
+
+
 def test_entries_def_rejects_the_wrong_target() -> None:
     rejection(y[i], delta(i, w), entries_def, (OneHot(y, t),))
 
