@@ -41,7 +41,9 @@ KERNEL_THIRD_PARTY = {"sympy"}
 # Code lines (no blanks, comments or docstrings): the probability core (expr,
 # assumptions, rules, theorem) is about 1,360 and the softmax calculus (vectors,
 # calculus) about 650. Raise this only on purpose, after reading what is added.
-KERNEL_LINE_BUDGET = 2100
+# 2100 → 2150: the soundness audit's fixes, so that no assumption about a free index
+# is applied where a sum or limit binds that index (about 40 lines).
+KERNEL_LINE_BUDGET = 2150
 
 
 def _module_name(path: Path) -> str:

@@ -177,35 +177,40 @@ class _TheoremRule:
         if missing:
             return expr, frozenset()
         target = normal_form(statement.lhs)
-        constrained: set[Any] = set().union(*(_constrained(a) for a in self.theorem.used))
+        used = self.theorem.used
+        # Symbols the assumptions constrain (t ≠ w, m ∈ 1..n, c > 0) take other values
+        # under a sum or limit that binds them; under a sum, the symbols a definition
+        # mentions (w in rⱼ = sⱼ + λδⱼw) would be captured as well.
+        in_limits: set[Any] = set().union(*(_constrained(a) for a in used))
+        in_sums = in_limits.union(*(_defined(a) for a in used))
         changed = False
 
-        def swap(e: Expr, bound: frozenset[Any]) -> Expr:
+        def swap(e: Expr, sums: frozenset[Any], limits: frozenset[Any]) -> Expr:
             nonlocal changed
             if isinstance(e, (Expr, Boolean)) and e.args and not e.is_Atom:
                 if isinstance(e, Expr) and normal_form(e) == target:
-                    # Under a sum (or limit) that binds a symbol the theorem's assumptions
-                    # constrain (t ≠ w, m ∈ 1..n, c > 0), that symbol takes other values.
-                    if bound & constrained:
+                    if sums & in_sums or limits & in_limits:
                         return e
                     changed = True
                     return rebuild(statement.rhs)
-                inner = bound | _binders(e)
-                return e.func(*(swap(a, inner) for a in e.args))
+                if isinstance(e, SUMS):
+                    sums = sums | set(e.indices)
+                elif isinstance(e, Lim):
+                    limits = limits | {e.variable}
+                return e.func(*(swap(a, sums, limits) for a in e.args))
             return e
 
         with evaluate(True):
-            new = swap(rebuild(expr), frozenset())
+            new = swap(rebuild(expr), frozenset(), frozenset())
         return new, (self.theorem.used if changed else frozenset())
 
 
-def _binders(e: Any) -> frozenset[Any]:
-    """The symbols ``e`` binds: a sum's indices, a limit's variable."""
-    if isinstance(e, SUMS):
-        return frozenset(e.indices)
-    if isinstance(e, Lim):
-        return frozenset({e.variable})
-    return frozenset()
+def _defined(a: Assumption) -> set[Any]:
+    """The symbols a definition of entries mentions besides its own index (w in sⱼ + λδⱼw)."""
+    if isinstance(a, Entries):
+        mentioned: set[Any] = a.body.free_symbols
+        return mentioned - {a.index}
+    return set()
 
 
 def _constrained(a: Assumption) -> set[Any]:

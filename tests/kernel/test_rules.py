@@ -439,3 +439,24 @@ def test_a_theorem_about_a_constrained_index_is_not_used_under_a_sum_binding_it(
         theorem, IndexSum(KroneckerDelta(t, w), w, n), IndexSum(S.Zero, w, n), declared
     )
     assert isinstance(error, ProofError)
+
+
+def test_a_theorem_resting_on_a_definition_is_not_used_under_a_sum_that_captures_it() -> None:
+    from sympy import KroneckerDelta
+
+    from scaledattn.kernel import IndexRange, Lead, RealVector, check
+    from scaledattn.kernel.calculus import entries_def
+
+    from .helpers import chain
+
+    n, w = dimension("n"), index("w")
+    lam = Symbol("lambda", real=True)
+    r, s = RealVector("r", n), RealVector("s", n)
+    lead = [Lead(r, s, w, lam), IndexRange(w, n)]
+    # r_w = s_w + λ: the lead sits at the free w
+    lemma = chain(r[w], [(s[w] + lam * KroneckerDelta(w, w), entries_def)], lead, name="lemma")
+    theorem = check(lemma.derivation)
+    assert accepts(theorem, r[w] * a, (s[w] + lam) * a, lead)
+    # inside Σ_w the bound w is every index: Σ_w r_w is Σ_w s_w + λ, not Σ_w (s_w + λ)
+    error = rejection(theorem, IndexSum(r[w], w, n), IndexSum(s[w] + lam, w, n), lead)
+    assert isinstance(error, ProofError)
