@@ -832,6 +832,27 @@ WRONG: list[Wrong] = [
         StepMismatch,
     ),
     Wrong(
+        "a lemma r_w = s_w + λ (the lead at w) cited inside Σ_w, where it captures w",
+        "saturation_limits",
+        lambda: (
+            calc(
+                "captured_lemma",
+                IndexSum(r[w], w, n),
+                IndexSum(s[w] + lam, w, n),
+                assuming=[Lead(r, s, w, lam), IndexRange(w, n)],
+            )
+            .eq(
+                IndexSum(s[w] + lam, w, n),
+                by=calc("lead_here", r[w], s[w] + lam, assuming=[Lead(r, s, w, lam)])
+                .eq(s[w] + lam * delta(w, w), by=C.entries_def)
+                .qed(),
+            )
+            .qed()
+        ),
+        1,
+        StepMismatch,
+    ),
+    Wrong(
         "t ≠ m declared where t ≠ w is needed",
         "saturation_limits",
         assuming("p_minus_y_limit", drop=[Distinct(t, w)], add=[Distinct(t, m)]),
