@@ -84,8 +84,16 @@ __all__ = [
 
 Used = frozenset[Assumption]
 Rewrite = tuple[Expr, Used]
-#: Pairs of index symbols known to differ (from an enclosing cross sum's binder).
-Env = frozenset[frozenset[Expr]]
+
+
+@dataclass(frozen=True)
+class Env:
+    """What the enclosing sums say: index pairs known to differ, every index bound."""
+
+    distinct: frozenset[frozenset[Expr]] = frozenset()
+    bound: frozenset[Expr] = frozenset()
+
+
 Local = Callable[[Expr, Context, Env], Rewrite | None]
 
 NOTHING: Used = frozenset()
@@ -120,7 +128,7 @@ class Rule:
             return _everywhere(expr, self.local, ctx)
 
     def _apply_prop(self, prop: Any, ctx: Context) -> tuple[Any, Used]:
-        result = self.local(prop, ctx, frozenset())
+        result = self.local(prop, ctx, Env())
         return (prop, NOTHING) if result is None else result
 
     def __str__(self) -> str:
@@ -135,9 +143,10 @@ def _everywhere(expr: Expr, local: Local, ctx: Context) -> tuple[Expr, Used]:
             # A sum that binds an index again shadows it: inside, that name ranges
             # over 1..n afresh, so what an outer cross sum said about it no longer holds.
             bound = set(e.indices)
-            env = frozenset(pair for pair in env if not pair & bound)
+            pairs = frozenset(pair for pair in env.distinct if not pair & bound)
             if isinstance(e, CrossSum):
-                env = env | {frozenset(e.indices)}
+                pairs |= {frozenset(e.indices)}
+            env = Env(pairs, env.bound | bound)
         if e.args and not e.is_Atom:
             new = [walk(a, env) for a in e.args]
             if any(n is not a for n, a in zip(new, e.args, strict=True)):
@@ -149,7 +158,7 @@ def _everywhere(expr: Expr, local: Local, ctx: Context) -> tuple[Expr, Used]:
         return result[0]
 
     for _ in range(MAX_PASSES):
-        new = walk(expr, frozenset())
+        new = walk(expr, Env())
         if new == expr:
             break
         expr = new
@@ -253,7 +262,7 @@ def _provably_distinct(a: BlockKey, b: BlockKey, env: Env) -> bool:
         return False
     if i.is_Integer and j.is_Integer:
         return True
-    return frozenset((i, j)) in env
+    return frozenset((i, j)) in env.distinct
 
 
 def _independent_groups(
@@ -316,6 +325,9 @@ def _substitute_moment(e: Expr, ctx: Context, env: Env) -> Rewrite | None:
     if not isinstance(e, (E, Var, Cov)):
         return None
     for moment in ctx.moments():
+        # a value naming an index (E[X] = t) means the free t, not one a sum binds here
+        if (moment.value.free_symbols - set(moment.indices)) & env.bound:
+            continue
         for value in moment.instances(e):
             return value, frozenset({moment})
     return None

@@ -437,6 +437,18 @@ WRONG: list[Wrong] = [
         StepMismatch,
     ),
     Wrong(
+        "E[X] = t (the free t) substituted inside Σ_t, where t is the bound index",
+        "dot_product_variance",
+        lambda: (
+            calc("moment_under_sum", IndexSum(E(X), t, n), n * (n + 1) / 2, assuming=[Mean(X, t)])
+            .eq(IndexSum(t, t, n), by=R.substitute_moment)
+            .eq(n * (n + 1) / 2, by=R.sum_unroll)
+            .qed()
+        ),
+        1,
+        MissingAssumption,
+    ),
+    Wrong(
         "a variance for q used for k",
         "dot_product_variance",
         lambda: one(R.substitute_moment, Var(k[i]), sigma**2, [Variance(q, sigma**2)]),

@@ -460,3 +460,16 @@ def test_a_theorem_resting_on_a_definition_is_not_used_under_a_sum_that_captures
     # inside Σ_w the bound w is every index: Σ_w r_w is Σ_w s_w + λ, not Σ_w (s_w + λ)
     error = rejection(theorem, IndexSum(r[w], w, n), IndexSum(s[w] + lam, w, n), lead)
     assert isinstance(error, ProofError)
+
+
+def test_a_moment_whose_value_names_an_index_is_not_substituted_where_a_sum_binds_it() -> None:
+    n, t = dimension("n"), index("t")
+    mean_is_t = [Mean(X, t)]  # E[X] = t for the free t
+    assert accepts(R.substitute_moment, E(X) * a, t * a, mean_is_t)
+    # Σ_t E[X] = n·t₀, but substituting inside Σ_t would give Σ_t t = n(n + 1)/2
+    error = rejection(R.substitute_moment, IndexSum(E(X), t, n), IndexSum(t, t, n), mean_is_t)
+    assert isinstance(error, ProofError)
+    # the moment's own index may be bound: Var(q_j) = 1 inside Σ_j
+    assert accepts(
+        R.substitute_moment, IndexSum(Var(q[j]), j, d), IndexSum(S.One, j, d), [UnitVariance(q)]
+    )
