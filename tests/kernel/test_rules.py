@@ -473,3 +473,42 @@ def test_a_moment_whose_value_names_an_index_is_not_substituted_where_a_sum_bind
     assert accepts(
         R.substitute_moment, IndexSum(Var(q[j]), j, d), IndexSum(S.One, j, d), [UnitVariance(q)]
     )
+
+
+def test_check_resolves_a_theorem_cited_by_name_and_raises_the_first_rejection() -> None:
+    from scaledattn.errors import UnknownRule
+    from scaledattn.kernel import Derivation, Equation, Step, check
+
+    lemma = check(
+        Derivation(
+            "cov_xy",
+            Equation(Cov(X, Y), E(X * Y) - E(X) * E(Y)),
+            (Step(R.covariance_def, E(X * Y) - E(X) * E(Y)),),
+        )
+    )
+    uses = Derivation(
+        "uses",
+        Equation(2 * Cov(X, Y), 2 * E(X * Y) - 2 * E(X) * E(Y)),
+        (Step("cov_xy", 2 * E(X * Y) - 2 * E(X) * E(Y)),),
+    )
+    assert check(uses, {"cov_xy": lemma}).name == "uses"
+    with pytest.raises(UnknownRule):
+        check(uses)
+    wrong = Derivation("wrong", Equation(Var(X), E(X) ** 2), (Step(R.variance_def, E(X) ** 2),))
+    with pytest.raises(StepMismatch) as err:
+        check(wrong)
+    assert err.value.step == 1
+
+
+def test_a_missing_positivity_names_every_denominator_of_the_factor() -> None:
+    error = rejection(R.variance_const_mul, Var(X / (a * b)), Var(X) / (a * b) ** 2)
+    assert isinstance(error, MissingAssumption)
+    assert "a > 0" in str(error)
+    assert "b > 0" in str(error)
+
+
+def test_clear_denominator_with_denominators_that_cancel_has_nothing_to_clear() -> None:
+    # 1/c = 1/c + 1 has no denominator once the sides are subtracted: a mismatch, not c > 0.
+    error = rejection(R.clear_denominator, Eq(1 / c, 1 / c + 1), Eq(1 - c, 0), iff=True)
+    assert isinstance(error, StepMismatch)
+    assert not isinstance(error, MissingAssumption)
