@@ -54,6 +54,14 @@ def test_a_one_hot_target_at_an_index_named_j_is_a_delta_not_one() -> None:
     assert not accepts(C.entries_def, y[i], S.One, [target])
 
 
+@pytest.mark.parametrize("name", ["t", "j", "k", "J", "K", "m", "w"])
+def test_a_one_hot_target_is_a_delta_whatever_its_index_is_called(name: str) -> None:
+    n, i, target = dimension("n"), index("i"), index(name)
+    y = RealVector("y", n)
+    assert accepts(C.entries_def, y[i], KroneckerDelta(i, target), [OneHot(y, target)])
+    assert not accepts(C.entries_def, y[i], S.One, [OneHot(y, target)])
+
+
 def test_a_lead_at_an_index_named_j_goes_to_that_score_only() -> None:
     n, i, j = dimension("n"), index("i"), index("j")
     lam = Symbol("lambda", real=True)

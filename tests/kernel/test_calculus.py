@@ -130,6 +130,25 @@ def test_entries_def_does_not_unfold_under_a_sum_that_binds_a_symbol_of_the_defi
     )
 
 
+def test_the_rules_that_see_the_whole_expression_act_on_both_sides_of_an_equation() -> None:
+    # y = e_t: (y_i = 1) ⇔ (δ_it = 1), and Σ_j δ_jm s_j = s_m on either side.
+    from sympy import Eq
+
+    from scaledattn.derive import equivalence
+
+    def step(lhs: Any, claim: Any, rule: Any, assuming: tuple[Any, ...]) -> bool:
+        with as_written():
+            d = equivalence("e", lhs, claim, assuming=assuming).iff(claim, by=rule).qed()
+        return audit_of(d).verified
+
+    target = (OneHot(y, t),)
+    assert step(Eq(y[i], 1), Eq(delta(i, t), 1), entries_def, target)
+    assert not step(Eq(y[i], 1), Eq(delta(i, w), 1), entries_def, target)
+    summed = Eq(IndexSum(delta(j, m) * s[j], j, n), x)
+    assert step(summed, Eq(s[m], x), sum_delta, (IndexRange(m, n),))
+    assert step(Eq(delta(t, w) + x, 1), Eq(x, 1), delta_distinct, (Distinct(t, w),))
+
+
 def test_entries_def_rejects_the_wrong_target() -> None:
     rejection(y[i], delta(i, w), entries_def, (OneHot(y, t),))
 
