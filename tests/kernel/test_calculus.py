@@ -344,3 +344,42 @@ def test_limit_at_infinity_treats_only_real_exponentials_as_positive() -> None:
     zr = Symbol("z", real=True)
     g = exp(lam) / ((exp(zr) + 1) * exp(lam) + 1)
     assert accepted(Lim(g, lam), 1 / (exp(zr) + 1), limit_at_infinity)
+
+
+def test_a_derivative_with_respect_to_a_defined_vector_is_refused() -> None:
+    # r = s + a: s = r − a depends on r, so ∂s_i/∂r_m is δ_im, not 0.
+    from scaledattn.kernel import Shift
+
+    a = Symbol("a", real=True)
+    rejection(Deriv(s[i], r[m]), S.Zero, deriv_linear, (Shift(r, s, a),))
+
+
+def test_the_product_rule_sees_a_factor_that_varies_through_its_definition() -> None:
+    from scaledattn.kernel import Shift
+
+    a = Symbol("a", real=True)
+    claim = Deriv(r[i], s[m]) * s[i] + r[i] * Deriv(s[i], s[m])
+    assert accepted(Deriv(r[i] * s[i], s[m]), claim, deriv_mul, (Shift(r, s, a),))
+
+
+def test_the_power_rule_needs_an_exponent_free_of_the_variable() -> None:
+    # ∂(p_i^{s_j})/∂s_m is not s_j·p_i^{s_j − 1}·∂p_i/∂s_m: the exponent varies too.
+    rejection(Deriv(p[i] ** s[j], s[m]), s[j] * p[i] ** (s[j] - 1) * Deriv(p[i], s[m]), deriv_chain)
+    # an exponent from another vector, even one defined by an assumption, is a constant
+    claim = y[j] * p[i] ** (y[j] - 1) * Deriv(p[i], s[m])
+    assert accepted(Deriv(p[i] ** y[j], s[m]), claim, deriv_chain, (OneHot(y, t),))
+
+
+def test_the_power_rule_for_roots_and_negative_powers_follows_the_sign_of_the_base() -> None:
+    # √p_i: p_i > 0, so the real power rule holds
+    assert accepted(Deriv(sqrt(p[i]), s[m]), Deriv(p[i], s[m]) / (2 * sqrt(p[i])), deriv_chain)
+    # (−e^{s_i} − 1)^{−2}: the base is negative, never 0, so an integer power is fine
+    base = -exp(s[i]) - 1
+    assert accepted(Deriv(base**-2, s[m]), -2 * base**-3 * Deriv(base, s[m]), deriv_chain)
+    # (−e^{s_i})^{1/2} is not real: no power rule
+    rejection(Deriv(sqrt(base), s[m]), Deriv(base, s[m]) / (2 * sqrt(base)), deriv_chain)
+
+
+def test_deriv_entry_gives_a_delta_only_for_an_entry_of_the_same_vector() -> None:
+    rejection(Deriv(y[i], s[m]), delta(i, m), deriv_entry)
+    rejection(Deriv(p[i], s[m]), delta(i, m), deriv_entry)

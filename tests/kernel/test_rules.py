@@ -512,3 +512,34 @@ def test_clear_denominator_with_denominators_that_cancel_has_nothing_to_clear() 
     error = rejection(R.clear_denominator, Eq(1 / c, 1 / c + 1), Eq(1 - c, 0), iff=True)
     assert isinstance(error, StepMismatch)
     assert not isinstance(error, MissingAssumption)
+
+
+def test_sqrt_mul_records_every_positivity_it_used() -> None:
+    from .helpers import chain
+
+    u, v = Symbol("u", real=True), Symbol("v", real=True)
+    declared = [Positive(u), Positive(v), ZeroMean(q)]
+    result = chain(sqrt(u * v), [(sqrt(u) * sqrt(v), R.sqrt_mul)], declared)
+    assert result.theorem is not None
+    assert result.theorem.used == frozenset({Positive(u), Positive(v)})
+
+
+def test_a_theorem_resting_on_a_range_or_a_moment_value_is_not_used_where_a_sum_binds_it() -> None:
+    from sympy import KroneckerDelta
+
+    from scaledattn.kernel import IndexRange, RealVector, check
+    from scaledattn.kernel.calculus import sum_delta
+
+    from .helpers import chain
+
+    n, big_n, m, t = dimension("n"), dimension("N"), index("m"), index("t")
+    s = RealVector("s", n)
+    # Σ_{j≤n} δ_jm s_j = s_m holds for m in 1..n; under Σ_{m≤N} with N > n it does not
+    sift = IndexSum(KroneckerDelta(j, m) * s[j], j, n)
+    lemma = check(chain(sift, [(s[m], sum_delta)], [IndexRange(m, n)], name="sift").derivation)
+    error = rejection(lemma, IndexSum(sift, m, big_n), IndexSum(s[m], m, big_n), [IndexRange(m, n)])
+    assert isinstance(error, ProofError)
+    # E[X] = t for the free t; Σ_t E[X] is not Σ_t t
+    mean = check(chain(E(X), [(t, R.substitute_moment)], [Mean(X, t)], name="mean").derivation)
+    error = rejection(mean, IndexSum(E(X), t, n), IndexSum(t, t, n), [Mean(X, t)])
+    assert isinstance(error, ProofError)
