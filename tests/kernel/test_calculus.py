@@ -262,6 +262,17 @@ def test_delta_eq_accepts_sifting_inside_a_product() -> None:
     assert accepted(delta(i, w) * exp(s[i]), delta(i, w) * exp(s[w]), delta_eq)
 
 
+def test_delta_eq_sifts_a_numeric_index_and_a_factor_written_before_the_delta() -> None:
+    assert accepted(delta(i, 2) * s[i], delta(i, 2) * s[2], delta_eq)
+    assert accepted(2 * delta(i, w) * exp(s[i]), 2 * delta(i, w) * exp(s[w]), delta_eq)
+
+
+def test_delta_eq_does_not_substitute_into_a_sum_that_binds_the_index() -> None:
+    # δ_ij Σ_i s_i s_j: the i inside the sum is another i
+    body = delta(i, j) * IndexSum(s[i] * s[j], i, n)
+    rejection(body, delta(i, j) * IndexSum(s[i] ** 2, i, n), delta_eq)
+
+
 def test_delta_eq_rejects_dropping_the_delta() -> None:
     rejection(delta(i, w) * exp(s[i]), exp(s[w]), delta_eq)
 

@@ -173,6 +173,25 @@ ACCEPT: list[Row] = [
     ),
     (R.exclude_by_sign, Or(Eq(c, sqrt(d)), Eq(c, -sqrt(d))), Eq(c, sqrt(d)), [Positive(c)], True),
     (R.exclude_by_sign, Eq(c, -sqrt(d)), S.false, [Positive(c)], True),
+    (
+        R.exclude_by_sign,
+        Or(Eq(c, 1), Eq(c, 2), Eq(c, -1)),
+        Or(Eq(c, 1), Eq(c, 2)),
+        [Positive(c)],
+        True,
+    ),
+    # an equation is the same proposition with its sides swapped or scaled
+    (R.clear_denominator, Eq(d / c**2, 1), Eq(c**2, d), [Positive(c)], True),
+    (R.clear_denominator, Eq(d / c**2, 1), Eq(2 * c**2 - 2 * d, 0), [Positive(c)], True),
+    # the unknown is the one squared: a (degree 1) and b (not real) are passed over
+    (R.square_roots, Eq(a - c**2, 0), Or(Eq(c, sqrt(a)), Eq(c, -sqrt(a))), [], True),
+    (
+        R.square_roots,
+        Eq(Symbol("b") - c**2, 0),
+        Or(Eq(c, sqrt(Symbol("b"))), Eq(c, -sqrt(Symbol("b")))),
+        [],
+        True,
+    ),
 ]
 
 REJECT: list[Row] = [
@@ -269,6 +288,23 @@ REJECT: list[Row] = [
     (R.square_roots, Eq(d - c**2, 0), Or(Eq(c, d), Eq(c, -d)), [], True),
     (R.exclude_by_sign, Or(Eq(c, sqrt(d)), Eq(c, -sqrt(d))), Eq(c, sqrt(d)), [], True),
     (R.exclude_by_sign, Or(Eq(c, sqrt(d)), Eq(c, -sqrt(d))), Eq(c, -sqrt(d)), [Positive(c)], True),
+    (R.exclude_by_sign, Or(Eq(c, 1), Eq(c, 2), Eq(c, -1)), Eq(c, 1), [Positive(c)], True),
+    (R.exclude_by_sign, Eq(c, -sqrt(d)), S.true, [Positive(c)], True),
+    # x² + x − 2 = 0 has roots 1 and −2, not ±√2
+    (R.square_roots, Eq(c**2 + c - 2, 0), Or(Eq(c, sqrt(2)), Eq(c, -sqrt(2))), [], True),
+    # a·c² = d_k: when a = 0 there is no root at all, not ±√(d_k/a)
+    (R.square_roots, Eq(a * c**2 - d, 0), Or(Eq(c, sqrt(d / a)), Eq(c, -sqrt(d / a))), [], True),
+    # the rule solves for a real constant, not in an equation between random variables
+    (R.square_roots, Eq(c**2 - X, 0), Or(Eq(c, sqrt(X)), Eq(c, -sqrt(X))), [], True),
+    # an inner sum that binds i again: the diagonal j → i would be captured
+    (
+        R.split_diagonal,
+        IndexSum(IndexSum(IndexSum(q[i] * k[j], i, d), j, d), i, d),
+        IndexSum(IndexSum(q[i] * k[i], i, d), i, d)
+        + CrossSum(IndexSum(q[i] * k[j], i, d), i, j, d),
+        [],
+        False,
+    ),
 ]
 
 
@@ -543,3 +579,18 @@ def test_a_theorem_resting_on_a_range_or_a_moment_value_is_not_used_where_a_sum_
     mean = check(chain(E(X), [(t, R.substitute_moment)], [Mean(X, t)], name="mean").derivation)
     error = rejection(mean, IndexSum(E(X), t, n), IndexSum(t, t, n), [Mean(X, t)])
     assert isinstance(error, ProofError)
+
+
+def test_an_equivalence_step_records_the_positivity_it_used() -> None:
+    from .helpers import chain
+
+    b = Symbol("b", real=True)
+    scaled = chain(
+        Eq(Var(X / c), 1), [(Eq(Var(X) / c**2, 1), R.variance_const_mul)], [Positive(c)], iff=True
+    )
+    assert scaled.theorem is not None
+    assert scaled.theorem.used == frozenset({Positive(c)})
+    roots = Or(Eq(c, -b), Eq(c, -1), Eq(c, 1))
+    kept = chain(roots, [(Eq(c, 1), R.exclude_by_sign)], [Positive(b), Positive(c)], iff=True)
+    assert kept.theorem is not None
+    assert kept.theorem.used == frozenset({Positive(b), Positive(c)})
