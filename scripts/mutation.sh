@@ -9,7 +9,8 @@
 # the mutated function (see [tool.mutmut] in pyproject.toml). Results accumulate in
 # mutants/ (git-ignored), so a second run only tests new or changed mutants. At the
 # end, scripts/mutation_report.py prints the figures per module, with the survivors
-# that docs/soundness.md explains as equivalent counted apart.
+# that docs/soundness.md explains as equivalent counted apart. After adding tests,
+# `python scripts/mutation_report.py --retest` marks the survivors for another run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export HYPOTHESIS_PROFILE=ci SCALEDATTN_FRESH_CACHES=1

@@ -15,6 +15,9 @@ The score is (killed + timed out) / (mutants − equivalent).
 
     python scripts/mutation_report.py            # the table
     python scripts/mutation_report.py --survivors  # also list each survivor and its diff
+    python scripts/mutation_report.py --retest   # mark the survivors "not checked", so
+                                                 # the next `mutmut run` tries them again
+                                                 # (after tests were added)
 """
 
 from __future__ import annotations
@@ -26,13 +29,111 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 
 #: Functions whose only effect is how things look.
-DISPLAY_FUNCTIONS = {"__str__", "__repr__", "_sympystr", "_show", "_pairs"}
+DISPLAY_FUNCTIONS = {"__str__", "__repr__", "_sympystr", "_show", "_pairs", "provenance"}
 #: Functions that run only at import time (they fill the rule table).
 IMPORT_TIME_FUNCTIONS = {"_rule"}
 #: A changed line whose only difference is inside one of these is display-only.
-DISPLAY_WORDS = ("note=", "title=", "label", "InvalidArgument(", "pretty(", "provenance")
-#: Single mutants argued equivalent, by name, with the reason.
-ARGUED: dict[str, str] = {}
+DISPLAY_WORDS = (
+    "note=",
+    "title=",
+    "title: str",
+    "label",
+    "InvalidArgument(",
+    "pretty(",
+    "provenance",
+    "leads by",
+    "shifted by",
+    "one-hot at",
+    "note = ",
+    "vanish",
+)
+#: Functions never called (dead code the selected tests cannot reach).
+DEAD_FUNCTIONS = {"_symbols", "_unit_name"}
+#: Single mutants argued equivalent, by name (mutmut's number), with the reason.
+_SHOWN = "the kernel and the answer rebuild (evaluate) every expression before use"
+_NAME = "the name a softmax vector is shown with"
+_DUMMY = "the dummy index of a definition, replaced at every use"
+_ZIP = "a node and its rebuilt arguments always have the same length"
+_EVALUATED = "every comparison rebuilds the expression with evaluation on"
+_WRITTEN = "display: a factor 1 or a divisor 1 kept as written (t = 1)"
+_ORDER = "display: how a disjunction is written (the kernel compares disjuncts as a set)"
+_VAR_CONST = "Var(a) = a²·Var(1) for a constant a: both are 0, the rewrite stays an equality"
+ARGUED: dict[str, str] = {
+    "scaledattn.kernel.vectors.x_Shift__mutmut_2": "_fresh_for(None) picks j, as for 0",
+    "scaledattn.kernel.expr.xǁRandomVectorǁ__hash____mutmut_1": "a constant hash keeps the "
+    "hash contract (equal vectors, equal hashes); only speed changes",
+    "scaledattn.calculator.gaussian.x_standard_normal_moment__mutmut_4": "(0 − 1)!! = 1 = E[z⁰]",
+    "scaledattn.calculator.build.x_closed_mean__mutmut_1": _SHOWN,
+    "scaledattn.calculator.build.x_closed_mean__mutmut_2": _SHOWN,
+    "scaledattn.calculator.build.x_scaled_std_derivation__mutmut_6": _SHOWN,
+    "scaledattn.calculator.build.x_scaled_std_derivation__mutmut_7": _SHOWN,
+    "scaledattn.calculator.build.x_scaled_std_derivation__mutmut_29": "a derivation's name",
+    "scaledattn.calculator.build.x_scaled_mean_derivation__mutmut_20": "a derivation's name",
+    "scaledattn.calculator.build.x_all_steps__mutmut_1": "a count for the CLI's summary line,"
+    " reached only by tests/cli (not selected)",
+    "scaledattn.kernel.vectors.xǁSoftmaxVectorǁ__init____mutmut_1": _NAME,
+    "scaledattn.kernel.vectors.xǁSoftmaxVectorǁ__init____mutmut_2": _NAME,
+    "scaledattn.kernel.vectors.xǁSoftmaxVectorǁ__init____mutmut_6": _NAME,
+    "scaledattn.kernel.vectors.x_Lead__mutmut_16": "an assumption's label",
+    "scaledattn.kernel.vectors.x__fresh_for__mutmut_3": _DUMMY,
+    "scaledattn.kernel.vectors.x__fresh_for__mutmut_6": _DUMMY,
+    "scaledattn.kernel.vectors.x__fresh_for__mutmut_9": _DUMMY + " (unless the target is XXkXX)",
+    "scaledattn.kernel.vectors.x__fresh_for__mutmut_15": _DUMMY + " (unless the target is XXjXX)",
+    "scaledattn.kernel.calculus.x__scoped__mutmut_9": "with no arguments the loop does nothing",
+    "scaledattn.kernel.calculus.x__scoped__mutmut_20": _ZIP,
+    "scaledattn.kernel.calculus.x__scoped__mutmut_23": _ZIP,
+    "scaledattn.kernel.calculus.x__scoped__mutmut_24": _ZIP,
+    "scaledattn.kernel.calculus.x__scoped__mutmut_45": _EVALUATED,
+    "scaledattn.kernel.calculus.x__scoped__mutmut_46": _EVALUATED,
+    "scaledattn.kernel.vectors.xǁSoftmaxVectorǁ__getitem____mutmut_8": _NAME,
+    "scaledattn.kernel.calculus.x__deriv_chain__mutmut_39": "SymPy evaluates f⁰ to 1: no power 0",
+    "scaledattn.kernel.calculus.x__deriv_chain__mutmut_40": "SymPy evaluates f¹ to f: no power 1",
+    "scaledattn.kernel.rules.x__sqrt_mul__mutmut_9": "sympy.factor is exact: its product"
+    " always expands back to the radicand (the check is defensive)",
+    "scaledattn.calculator.build.x_closed_variance__mutmut_1": _SHOWN,
+    "scaledattn.calculator.build.x_closed_variance__mutmut_2": _SHOWN,
+    "scaledattn.calculator.build.x__covariance__mutmut_2": _SHOWN,
+    "scaledattn.calculator.build.x__covariance__mutmut_3": _SHOWN,
+    "scaledattn.calculator.build.x__variance_to_sums__mutmut_251": "a step's note",
+    "scaledattn.calculator.build.x__variance_to_sums__mutmut_254": "a step's note",
+    "scaledattn.calculator.build.x_scale_derivation__mutmut_9": "a derivation's name",
+    "scaledattn.calculator.build.x_scale_derivation__mutmut_11": "a derivation's name",
+    "scaledattn.calculator.build.x_scale_derivation__mutmut_22": "Positive(x) for symbols the"
+    " setting already makes positive to SymPy: the sign facts are the same",
+    "scaledattn.calculator.build.x_scale_derivation__mutmut_49": _WRITTEN,
+    "scaledattn.calculator.build.x_scale_derivation__mutmut_59": _WRITTEN,
+    **{
+        f"scaledattn.calculator.build.x_scale_derivation__mutmut_{n}": _ORDER
+        for n in (70, 73, 83, 196, 199, 209)
+    },
+    **{
+        f"scaledattn.kernel.rules.x__square_roots__mutmut_{n}": "Eq(x, ±√w) of a symbol x never"
+        " evaluates to True/False, and prop_key compares a disjunction as a set"
+        for n in (47, 50, 53, 56, 57, 60, 63, 65, 66)
+    },
+    "scaledattn.kernel.rules.x__square_roots__mutmut_29": "the coefficients of a polynomial in x"
+    " never contain x (the check is defensive)",
+    **{
+        f"scaledattn.kernel.rules.x__exclude_by_sign__mutmut_{n}": _ORDER
+        for n in (22, 23, 25, 26, 27)
+    },
+    **{f"scaledattn.kernel.rules.x__lift__mutmut_{n}": _ORDER for n in (18, 20, 21)},
+    "scaledattn.kernel.expr.x_as_written__mutmut_1": "evaluate(None) is falsy like False",
+    "scaledattn.kernel.assumptions.x_sign_facts__mutmut_5": "the name of a positive dummy",
+    "scaledattn.kernel.assumptions.x_sign_facts__mutmut_7": "the name of a positive dummy",
+    "scaledattn.calculator.build.x__times__mutmut_6": "display: the order of a product as written",
+    "scaledattn.calculator.build.x__times__mutmut_7": "display: the order of a product as written",
+    "scaledattn.calculator.build.x__variance_to_sums__mutmut_338": "a step's note",
+    "scaledattn.kernel.rules.x__variance_const_mul__mutmut_5": _VAR_CONST,
+    "scaledattn.kernel.rules.x__variance_const_mul__mutmut_9": _VAR_CONST,
+    "scaledattn.kernel.calculus.x__delta_eq__mutmut_6": "SymPy orders a delta's arguments"
+    " numbers first, so its second argument is never the number",
+    **{
+        f"scaledattn.kernel.theorem.x__constrained__mutmut_{n}": "the fallback for assumption"
+        " kinds no rule can use (every kind the rules use has its own branch)"
+        for n in range(8, 20)
+    },
+}
 
 
 @dataclass(frozen=True)
@@ -83,7 +184,7 @@ def diff(name: str) -> list[str]:
 
 
 def _without_strings(line: str) -> str:
-    return re.sub(r"""(f?"[^"]*"|f?'[^']*'|None)""", "S", line[1:]).strip()
+    return re.sub(r"""(f?"[^"]*"|f?'[^']*'|None)""", "S", line).strip()
 
 
 def equivalence(m: Mutant) -> str | None:
@@ -95,16 +196,17 @@ def equivalence(m: Mutant) -> str | None:
         return "display"
     if function in IMPORT_TIME_FUNCTIONS:
         return "import time"
+    if function in DEAD_FUNCTIONS:
+        return "dead code"
     lines = diff(m.name)
-    old = [x for x in lines if x.startswith("-")]
-    new = [x for x in lines if x.startswith("+")]
+    old = [x[1:].strip() for x in lines if x.startswith("-")]
+    new = [x[1:].strip() for x in lines if x.startswith("+")]
     if old and any(w in "".join(old) for w in DISPLAY_WORDS):
         if [_without_strings(x) for x in old] == [_without_strings(x) for x in new]:
             return "display"
-        if all(re.search(r"(note|title)=", x) for x in old) and not any(
-            re.search(r"\bby=", x) for x in old + new
-        ):
-            return "display"  # a note or title dropped or replaced
+        only_old = [x for x in old if x not in new]
+        if only_old and all(any(w in x for w in DISPLAY_WORDS) for x in only_old):
+            return "display"  # a note, title or label dropped or replaced
     return None
 
 
@@ -145,11 +247,29 @@ def main(argv: list[str]) -> int:
     print()
     for why, count in reasons.most_common():
         print(f"equivalent, {why}: {count}")
+    if "--retest" in argv:
+        retest({m.name for m in survivors})
     if "--survivors" in argv:
         for m in survivors:
             print(f"\n== {m.name} ({m.status})")
             print("\n".join(diff(m.name)))
     return 0
+
+
+def retest(names: set[str]) -> None:
+    """Forget the results of ``names`` in mutmut's meta files."""
+    import json
+    from pathlib import Path
+
+    count = 0
+    for meta in Path("mutants").rglob("*.meta"):
+        data = json.loads(meta.read_text())
+        for key in data["exit_code_by_key"]:
+            if key in names:
+                data["exit_code_by_key"][key] = None
+                count += 1
+        meta.write_text(json.dumps(data))
+    print(f"\n{count} survivors marked not checked: run `mutmut run` again")
 
 
 def _line(name: str, row: Counter[str], columns: list[str], width: int) -> str:
