@@ -594,3 +594,37 @@ def test_an_equivalence_step_records_the_positivity_it_used() -> None:
     kept = chain(roots, [(Eq(c, 1), R.exclude_by_sign)], [Positive(b), Positive(c)], iff=True)
     assert kept.theorem is not None
     assert kept.theorem.used == frozenset({Positive(b), Positive(c)})
+
+
+def test_a_moment_with_two_indices_is_read_for_every_pair() -> None:
+    # E[q_i k_j] = 0 for every i, j: it gives E[q_1 k_2] and E[q_j k_i], not E[q_1²]
+    both = [Moment(E(q[i] * k[j]), 0)]
+    assert accepts(R.substitute_moment, E(q3[1] * k3[2]), S.Zero, both)
+    assert accepts(R.substitute_moment, E(q[j] * k[i]), S.Zero, both)
+    assert not accepts(R.substitute_moment, E(q[i] ** 2), S.Zero, both)
+
+
+def test_a_moment_skipped_under_a_binder_leaves_the_next_one_to_apply() -> None:
+    n, t = dimension("n"), index("t")
+    declared = [Mean(X, t), Mean(X, mu)]  # the first names t, which Σ_t binds
+    assert accepts(R.substitute_moment, IndexSum(E(X), t, n), IndexSum(mu, t, n), declared)
+
+
+def test_split_diagonal_leaves_a_sum_over_another_index_alone() -> None:
+    inner = IndexSum(q[i] * k[j] * IndexSum(k[ell], ell, d), j, d)
+    claim = IndexSum(q[i] * k[i] * IndexSum(k[ell], ell, d), i, d) + CrossSum(
+        q[i] * k[j] * IndexSum(k[ell], ell, d), i, j, d
+    )
+    assert accepts(R.split_diagonal, IndexSum(inner, i, d), claim)
+
+
+def test_renaming_bound_indices_never_confuses_an_outer_index_with_an_inner_one() -> None:
+    from scaledattn.kernel import same
+
+    r, t_ = index("r"), index("t")
+
+    # Σ_r Σ_t Σ_{i≠j} Σ_l q_r k_l  is not  Σ_r Σ_t Σ_{i≠j} Σ_l q_l k_l
+    def nest(body: object) -> object:
+        return IndexSum(IndexSum(CrossSum(IndexSum(body, ell, d), i, j, d), t_, d), r, d)
+
+    assert same(nest(q[r] * k[ell]), nest(q[ell] * k[ell])) is not True
