@@ -322,12 +322,12 @@ REJECT: list[Row] = [
     (R.square_roots, Eq(a * c**2 - d, 0), Or(Eq(c, sqrt(d / a)), Eq(c, -sqrt(d / a))), [], True),
     # the rule solves for a real constant, not in an equation between random variables
     (R.square_roots, Eq(c**2 - X, 0), Or(Eq(c, sqrt(X)), Eq(c, -sqrt(X))), [], True),
-    # an inner sum that binds i again: the diagonal j → i would be captured
+    # an inner sum (over another range) that binds i again: j → i would be captured
     (
         R.split_diagonal,
-        IndexSum(IndexSum(IndexSum(q[i] * k[j], i, d), j, d), i, d),
-        IndexSum(IndexSum(q[i] * k[i], i, d), i, d)
-        + CrossSum(IndexSum(q[i] * k[j], i, d), i, j, d),
+        IndexSum(IndexSum(IndexSum(q[i] * k[j], i, dimension("N")), j, d), i, d),
+        IndexSum(IndexSum(q[i] * k[i], i, dimension("N")), i, d)
+        + CrossSum(IndexSum(q[i] * k[j], i, dimension("N")), i, j, d),
         [],
         False,
     ),
