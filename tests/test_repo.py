@@ -28,6 +28,7 @@ ALLOWED: dict[str, tuple[str, ...]] = {
         "scaledattn.render",
         "scaledattn.registry",
         "scaledattn.numeric",
+        "scaledattn.proofs",
     ),
     "scaledattn.calculator": (
         "scaledattn.errors",
