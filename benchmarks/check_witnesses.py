@@ -22,8 +22,9 @@ def main() -> None:
     start = time.perf_counter()
     modules = theorem_modules()
     imported = time.perf_counter() - start
-    print(f"{'derivation':<34} {'kind':<8} {'kernel s':>9} {'numbers s':>10} {'settings':>9} {'comparisons':>12}")
-    totals = {"probability": [0.0, 0.0, 0, 0], "softmax": [0.0, 0.0, 0, 0]}
+    header = f"{'derivation':<34} {'kind':<8} {'kernel s':>9} {'numbers s':>10}"
+    print(f"{header} {'settings':>9} {'comparisons':>12}")
+    totals = {"moments": [0.0, 0.0, 0, 0], "softmax": [0.0, 0.0, 0, 0]}
     for module in modules:
         evidence = getattr(module.module, "evidence", None)
         for d in module.derivations:
@@ -33,14 +34,14 @@ def main() -> None:
             settings = evidence().get(d.name) if callable(evidence) else None
             w = witness_derivation(d, settings)
             t2 = time.perf_counter()
-            kind = "softmax" if is_calculus(d) else "probability"
+            kind = "softmax" if is_calculus(d) else "moments"
             row = totals[kind]
             row[0] += t1 - t0
             row[1] += t2 - t1
             row[2] += len(w.settings)
             row[3] += w.step_checks
             print(
-                f"{d.name:<34} {kind[:8]:<8} {t1 - t0:>9.3f} {t2 - t1:>10.3f}"
+                f"{d.name:<34} {kind:<8} {t1 - t0:>9.3f} {t2 - t1:>10.3f}"
                 f" {len(w.settings):>9} {w.step_checks:>12}"
             )
     print()

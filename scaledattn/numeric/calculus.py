@@ -16,8 +16,12 @@ every term has a number, computed from its meaning alone:
   (the kernel's ``limit_at_infinity`` is never used; see
   :mod:`scaledattn.numeric.enclosure` for what samples can show).
 
-Arithmetic is interval arithmetic at 384 bits: every value is a rigorous enclosure
-(:class:`~scaledattn.numeric.enclosure.Approx`).
+Arithmetic is interval arithmetic at 384 bits, more for a sample at a large λ
+(:func:`~scaledattn.numeric.enclosure.precision_for`), doubled while an enclosure
+straddles the edge of √'s, log's or 1/x's domain: every value is a rigorous
+enclosure (:class:`~scaledattn.numeric.enclosure.Approx`). A value whose domain
+edge stays undecided raises :class:`~scaledattn.numeric.enclosure.Undecided`
+(no witness), one surely outside it :class:`~scaledattn.errors.InvalidArgument`.
 
 Examples
 --------
@@ -43,7 +47,18 @@ from scaledattn.errors import InvalidArgument
 from scaledattn.kernel import Group, IndexSum
 from scaledattn.kernel.expr import SUMS
 from scaledattn.kernel.vectors import Deriv, Entry, Lim, Softmax
-from scaledattn.numeric.enclosure import CTX, LAMBDAS, Approx, Interval, exact
+from scaledattn.numeric.enclosure import (
+    CTX,
+    LAMBDAS,
+    MAX_PRECISION,
+    PRECISION,
+    Approx,
+    Interval,
+    Undecided,
+    exact,
+    precision_for,
+    working_precision,
+)
 from scaledattn.numeric.evaluate import Unsupported
 from scaledattn.numeric.scores import ScoreSetting
 
@@ -64,10 +79,6 @@ def has_limit(expr: Any) -> bool:
 def has_derivative(expr: Any) -> bool:
     """Whether a derivative occurs in ``expr``."""
     return _has(expr, Deriv)
-
-
-def _lower(x: Interval) -> Any:
-    return x.a
 
 
 class CalculusEvaluator:
@@ -94,15 +105,26 @@ class CalculusEvaluator:
     def value(self, expr: Any) -> Approx:
         """The value of ``expr``: a number, or its samples along λ if a limit occurs in it."""
         if not has_limit(expr):
-            return Approx((self._eval(expr, {}),))
+            return Approx((self._precise(expr, PRECISION),))
         values = []
         try:
-            for k in range(len(LAMBDAS)):
+            for k, lam in enumerate(LAMBDAS):
                 self._sample = k
-                values.append(self._eval(expr, {}))
+                values.append(self._precise(expr, precision_for(lam)))
         finally:
             self._sample = None
         return Approx(tuple(values), LAMBDAS)
+
+    def _precise(self, expr: Any, bits: int) -> Interval:
+        """``expr`` at ``bits`` of precision, doubled while an enclosure straddles a domain edge."""
+        while True:
+            try:
+                with working_precision(bits):
+                    return self._eval(expr, {})
+            except Undecided:
+                if bits >= MAX_PRECISION:
+                    raise
+                bits *= 2
 
     def entries(self, name: str, n: int) -> tuple[Interval, ...]:
         """Every entry of the vector ``name`` (for a defined vector: from its definition)."""
@@ -132,7 +154,7 @@ class CalculusEvaluator:
 
     def _context(self) -> tuple[Any, ...]:
         bound = tuple(sorted((s.name, k) for s, k in self._limits.items()))
-        return (bound, self._shift)
+        return (bound, self._shift, CTX.prec)
 
     def _bindings(self, s: IndexSum, env: Env) -> list[dict[Symbol, int]]:
         n = self.integer(s.upper, env)
@@ -346,8 +368,7 @@ def _arithmetic(expr: Any, recurse: Callable[[Any], Interval]) -> Interval:
         return CTX.exp(recurse(expr.args[0]))
     if isinstance(expr, sympy.log):
         x = recurse(expr.args[0])
-        if not _lower(x) > 0:
-            raise InvalidArgument(f"log of a number that is not positive: {expr}")
+        _require(x, "log of a number that is not positive", zero_allowed=False)
         return CTX.log(x)
     if getattr(expr, "is_Rational", False):
         return exact(Fraction(int(expr.p), int(expr.q)))
@@ -358,16 +379,26 @@ def _arithmetic(expr: Any, recurse: Callable[[Any], Interval]) -> Interval:
     raise Unsupported(f"cannot evaluate {type(expr).__name__}: {expr}")
 
 
+def _require(x: Interval, what: str, zero_allowed: bool) -> None:
+    """Require x > 0 (x ≥ 0): InvalidArgument if it surely fails, Undecided if x straddles 0."""
+    lo, hi = x.a, x.b
+    if lo > 0 or (zero_allowed and lo >= 0):
+        return
+    if hi < 0 or (not zero_allowed and hi <= 0):
+        raise InvalidArgument(what)
+    raise Undecided(f"{what}? The enclosure straddles 0")
+
+
 def _power(base: Interval, exponent: Any, recurse: Callable[[Any], Interval]) -> Interval:
     if getattr(exponent, "is_Integer", False):
         e = int(exponent)
-        if e < 0 and not (_lower(base) > 0 or base.b < 0):
-            raise InvalidArgument("division by a number that may be 0")
+        if e < 0 and not (base.a > 0 or base.b < 0):
+            if base.a == 0 == base.b:
+                raise InvalidArgument("division by 0")
+            raise Undecided("division by 0? The enclosure contains 0")
         return base**e
     if exponent == sympy.S.Half:
-        if not _lower(base) >= 0:
-            raise InvalidArgument("square root of a negative number")
+        _require(base, "square root of a negative number", zero_allowed=True)
         return CTX.sqrt(base)
-    if not _lower(base) > 0:
-        raise InvalidArgument("a non-integer power of a number that is not positive")
+    _require(base, "a non-integer power of a number that is not positive", zero_allowed=False)
     return CTX.exp(recurse(exponent) * CTX.log(base))

@@ -2,12 +2,16 @@
 
 The softmax witnesses evaluate e^x, log and √ of exact rationals. Their values are
 irrational, so they are computed with mpmath's interval arithmetic at
-:data:`PRECISION` bits: each result is an interval that provably contains the true
-value, whatever the rounding on the way. Two numbers *agree* when every point of
-one interval lies within :data:`TOLERANCE` (relative to max(1, |x|)) of every point
-of the other, and *differ* when no two points are that close; the intervals here
-are about 10⁻¹⁰⁰ wide, so rounding can never decide either way, and a real
-disagreement must be below 10⁻³⁰ of the values to go unseen.
+:data:`PRECISION` bits (more for a sample at a large λ, see :func:`precision_for`,
+and twice as many again, up to :data:`MAX_PRECISION`, when an enclosure straddles
+the edge of a square root's, logarithm's or quotient's domain): each result is an
+interval that provably contains the true value, whatever the rounding on the way.
+Two numbers *agree* when every point of one interval lies within :data:`TOLERANCE`
+(relative to max(1, |x|)) of every point of the other, and *differ* when no two
+points are that close; the intervals here are about 10⁻¹⁰⁰ wide, so rounding can
+never decide either way (and if they were too wide, the answer is
+:class:`Undecided`, never a verdict). A real disagreement must be below 10⁻³⁰ of
+the values to go unseen.
 
 A limit as λ → ∞ is known by samples: :class:`Approx` holds the value at each λ
 of :data:`LAMBDAS`. Two such values agree when they are equal at every sample, or
@@ -30,8 +34,11 @@ True
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import itertools
+import math
+from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -43,16 +50,21 @@ __all__ = [
     "CTX",
     "LAMBDAS",
     "LIMIT_TOLERANCE",
+    "MAX_PRECISION",
     "PRECISION",
     "TOLERANCE",
     "Approx",
     "Undecided",
     "agreement",
     "exact",
+    "precision_for",
+    "working_precision",
 ]
 
 #: Working precision of the interval arithmetic, in bits (about 115 digits).
 PRECISION = 384
+#: The most bits a computation is retried with when its enclosures are too wide.
+MAX_PRECISION = 4096
 #: Relative distance below which two enclosed numbers are equal.
 TOLERANCE = mpmath.mpf(10) ** -30
 #: The λ at which a function is sampled for its limit as λ → ∞.
@@ -74,11 +86,34 @@ class Undecided(Exception):
     """The enclosures are too wide, or a sequence converges too slowly, to decide."""
 
 
-@functools.lru_cache(maxsize=4096)
 def exact(x: int | Fraction) -> Interval:
-    """The tightest enclosure of a rational (intervals are immutable, so cached)."""
-    x = Fraction(x)
-    return CTX.mpf(x.numerator) / CTX.mpf(x.denominator)
+    """The tightest enclosure of a rational at the working precision."""
+    return _exact(Fraction(x), CTX.prec)
+
+
+@functools.lru_cache(maxsize=4096)
+def _exact(x: Fraction, bits: int) -> Interval:
+    return CTX.mpf(x.numerator) / CTX.mpf(x.denominator)  # intervals are immutable: cached
+
+
+def precision_for(lam: int) -> int:
+    """The bits for a sample at λ: PRECISION + 3λ·log₂e.
+
+    Quantities such as ‖diag(p) − ppᵀ‖² ≈ e^{−2λ} are found by cancelling terms of
+    size 1, which costs 2λ·log₂e bits; the rest is margin.
+    """
+    return PRECISION + math.ceil(3 * lam * math.log2(math.e))
+
+
+@contextlib.contextmanager
+def working_precision(bits: int) -> Iterator[None]:
+    """Compute with ``bits`` of precision inside the block."""
+    saved = CTX.prec
+    CTX.prec = bits
+    try:
+        yield
+    finally:
+        CTX.prec = saved
 
 
 def _lo(x: Interval) -> Any:

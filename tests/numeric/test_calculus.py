@@ -21,7 +21,15 @@ from scaledattn.proofs import softmax_gradient as grad
 from sympy import KroneckerDelta, S, Symbol
 
 from scaledattn.derive import audit_of, calc
-from scaledattn.kernel import Deriv, Derivation, Equation, Lim, Rule
+from scaledattn.kernel import (
+    Deriv,
+    Derivation,
+    Equation,
+    Lim,
+    Rule,
+    ZeroMean,
+    random_variables,
+)
 from scaledattn.numeric.calculus import CalculusEvaluator
 from scaledattn.numeric.evidence import witness_derivation
 from scaledattn.numeric.scores import default_score_settings, read_setting
@@ -310,3 +318,34 @@ def test_a_limit_that_converges_too_slowly_gets_no_witness_rather_than_a_refutat
     assert not w.tested
     assert not w.refuted
     assert "neither settles at 0 nor stops shrinking" in w.settings[0].error
+
+
+def test_what_the_evaluator_cannot_judge_is_no_witness_not_a_refutation() -> None:
+    r, i, m = shift.r, shift.i, Symbol("m", integer=True, positive=True)
+    p = shift.p_shifted
+    by_r = calc("by_r", Deriv(p[i], r[m]), S.Zero, assuming=[*shift.shift_invariance.assumptions])
+    (x,) = random_variables("X")
+    mixed = calc("mixed", shift.p[i], shift.p[i], assuming=[ZeroMean(x)])
+    for d, setting, words in (
+        (by_r.qed(), {"n": 3, "i": 1, "m": 2, "a": 1, "s": [0, 1, 2]}, "which is defined"),
+        (mixed.qed(), {"n": 3, "i": 1, "s": [0, 1, 2]}, "cannot check the assumption"),
+    ):
+        w = witness_derivation(d, [setting])
+        assert not w.tested, w.as_json()
+        assert not w.refuted
+        assert words in w.settings[0].error
+
+
+def test_a_sample_too_coarse_for_its_cancellation_is_recomputed_with_more_bits(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # ‖diag(p) − ppᵀ‖² ≈ e^{−256} at λ = 128, found by cancelling terms of size 1:
+    # 256 bits cannot enclose it away from 0, so √ of it is undecided at first.
+    monkeypatch.setattr("scaledattn.numeric.calculus.precision_for", lambda lam: 256)
+    settings_ = sat.evidence()["jacobian_vanishes"]
+    assert witness_derivation(sat.jacobian_vanishes, settings_).agrees
+    monkeypatch.setattr("scaledattn.numeric.calculus.MAX_PRECISION", 256)
+    w = witness_derivation(sat.jacobian_vanishes, settings_)
+    assert not w.tested
+    assert not w.refuted
+    assert "straddles 0" in w.settings[0].error
