@@ -181,3 +181,10 @@ def score_batches() -> st.SearchStrategy[np.ndarray]:
         st.tuples(st.integers(1, 4), st.integers(2, 12)),
         elements=st.floats(-5, 5),
     )
+
+
+def score_lists(
+    min_len: int = 1, max_len: int = 6, bound: int = 4
+) -> st.SearchStrategy[list[Fraction]]:
+    """Exact score vectors: lists of min_len..max_len rationals in [−bound, bound]."""
+    return st.lists(rationals(-bound, bound), min_size=min_len, max_size=max_len)
