@@ -42,6 +42,7 @@ from scaledattn.numeric.evaluate import Evaluator, Num, Unsupported, equal, same
 from scaledattn.numeric.measure import Measurement, measure_statement
 from scaledattn.numeric.model import Model, build_model, independence_problem, signature
 from scaledattn.numeric.scores import is_calculus
+from scaledattn.render.display import unicode_line
 
 __all__ = [
     "DEFAULT_SAMPLES",
@@ -49,6 +50,8 @@ __all__ = [
     "SettingWitness",
     "StepCheck",
     "check_assumptions",
+    "module_witness",
+    "witness_line",
     "step_label",
     "witness_derivation",
 ]
@@ -271,3 +274,42 @@ def witness_derivation(
         for n, data in enumerate(settings)
     )
     return DerivationWitness(derivation.name, source, witnesses)
+
+
+def module_witness(module: Any, d: Derivation) -> DerivationWitness:
+    """The numeric witness of one derivation, on its module's evidence() if it has one."""
+    evidence = getattr(module.module, "evidence", None)
+    settings = evidence().get(d.name) if callable(evidence) else None
+    return witness_derivation(d, settings)
+
+
+def witness_line(d: Any, s: SettingWitness) -> str:
+    """One setting on one line: the model, the measured statement, and any disagreement."""
+    mark = "✓" if s.agrees else "·" if s.unsupported else "✗"
+    if s.error:
+        return f"{mark} {s.description}: {s.error}"
+    wrong = s.disagreements()
+    if wrong:
+        step = wrong[0]
+        return (
+            f"{mark} {s.description}: step {step.number} (by {step.label}) changes the value"
+            f" from {show(step.before)} to {show(step.after)}"
+        )
+    m = s.measurement
+    if m is None:
+        return f"{mark} {s.description}: {len(s.steps)} steps agree"
+    if m.detail:
+        return f"{mark} {s.description}: {m.detail}"
+    quantity = unicode_line(m.expr)
+    if m.method == "exact":
+        measured = f"{show(m.measured)} (exact)"
+    else:
+        half = m.half_width or 0.0
+        measured = f"{float(m.measured):.4g} ± {half:.2g} (Monte Carlo, n = {m.samples})"
+        if not m.trusted:
+            measured += f", UNTRUSTED: {m.warning}"
+    if m.target is not None:
+        rhs = unicode_line(d.statement.rhs)
+        claim = f"{quantity} = {show(m.target)} iff {rhs}, which is {show(m.expected)}"
+        return f"{mark} {s.description}: {claim}; {quantity} = {measured}"
+    return f"{mark} {s.description}: {quantity} expected {show(m.expected)}, measured {measured}"
