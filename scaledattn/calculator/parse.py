@@ -345,28 +345,34 @@ class Parser:
         low, high = arity
         if high == 1:
             return (self.group(),)
+        count = str(low) if low == high else f"{low} to {high}"
         self.enter()
-        args = [] if self.take(")") else self.separated(")", high)
+        args = (
+            [] if self.take(")") else self.separated(")", high, f"{name} takes {count} arguments")
+        )
         self.leave()
         if not low <= len(args) <= high:
-            count = str(low) if low == high else f"{low} to {high}"
             raise self.fail(f"{name} takes {count} arguments, got {len(args)}")
         return tuple(args)
 
     def items(self) -> tuple[Node, ...]:
         """The items of a list (the '[' already taken)."""
         self.enter()
-        found = () if self.take("]") else tuple(self.separated("]", self.syntax.max_list))
+        most = self.syntax.max_list
+        found = (
+            ()
+            if self.take("]")
+            else tuple(self.separated("]", most, f"list too long (more than {most} items)"))
+        )
         self.leave()
         return found
 
-    def separated(self, close: str, most: int) -> list[Node]:
+    def separated(self, close: str, most: int, too_many: str) -> list[Node]:
         """At most ``most`` expressions separated by ',', then ``close``."""
         found = [self.expr()]
         while self.take(","):
             if len(found) == most:
-                what = "list" if close == "]" else "call"
-                raise self.fail(f"{what} too long (more than {most} items)")
+                raise self.fail(too_many)
             found.append(self.expr())
         if not self.take(close):
             raise self.fail(f"missing {close!r}")

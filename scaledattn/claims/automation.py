@@ -45,6 +45,7 @@ from scaledattn.kernel import (
     Dot,
     E,
     Equation,
+    IndexSum,
     Moment,
     RandomVariable,
     Rule,
@@ -85,6 +86,9 @@ __all__ = [
 
 #: A side is rewritten at most this many times.
 MAX_STEPS = 40
+#: A rewrite that makes a term larger than this many nodes, or nest more sums, is not taken.
+MAX_NODES = 600
+MAX_SUMS = 6
 
 Step = tuple[Any, Any, str]
 
@@ -255,6 +259,16 @@ PROPOSITION_TACTICS: tuple[Tactic, ...] = (
 )
 
 
+def _too_large(target: Any) -> bool:
+    nodes = sums = 0
+    for node in sympy.preorder_traversal(target):
+        nodes += 1
+        sums += isinstance(node, IndexSum)
+        if nodes > MAX_NODES or sums > MAX_SUMS:
+            return True
+    return False
+
+
 def normalize(start: Any, env: Environment) -> Chain:
     """Rewrite ``start`` (an expression or an equation) until no tactic changes it."""
     tactics = TACTICS + (PROPOSITION_TACTICS if isinstance(start, Boolean) else ())
@@ -264,7 +278,7 @@ def normalize(start: Any, env: Environment) -> Chain:
     for _ in range(MAX_STEPS):
         for tactic in tactics:
             found = tactic(current, env)
-            if found is None or key(found[0]) in seen:
+            if found is None or _too_large(found[0]) or key(found[0]) in seen:
                 continue
             steps.append(found)
             seen.add(key(found[0]))

@@ -21,18 +21,30 @@ Examples
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 import sympy
-from sympy import Expr
+from sympy import Expr, Symbol
 
 from scaledattn.errors import InvalidArgument
-from scaledattn.kernel import Assumption, Derivation, Equation, Independent, Moment, Var
+from scaledattn.kernel import (
+    Assumption,
+    Derivation,
+    Dot,
+    Equation,
+    Independent,
+    Moment,
+    RandomVector,
+    Std,
+    Step,
+    Var,
+)
 from scaledattn.kernel.assumptions import IndependentComponents
-from scaledattn.kernel.expr import Component, E, RandomVariable
+from scaledattn.kernel.expr import Component, Cov, E, RandomVariable
 from scaledattn.numeric.evaluate import Evaluator, equal, show
 from scaledattn.numeric.evidence import check_assumptions
 from scaledattn.numeric.model import Signature, build_model, signature
@@ -43,6 +55,8 @@ __all__ = ["Counterexample", "MAX_CANDIDATE_DIMENSION", "counterexample"]
 
 #: Vectors are evaluated exactly only up to this dimension.
 MAX_CANDIDATE_DIMENSION = 8
+#: A model is evaluated only if the moments' polynomials can have at most this many terms.
+MAX_MONOMIALS = 20_000
 #: Laws tried, in turn, for random variables without declared moments.
 LAWS = ("coin", "bernoulli:p=1/3", "die")
 
@@ -59,6 +73,51 @@ class Counterexample:
     def as_json(self) -> dict[str, Any]:
         """``{model, left, right}``."""
         return {"model": self.model, "left": self.left, "right": self.right}
+
+
+def _instance_of_indices(lhs: Expr, rhs: Expr) -> tuple[Expr, Expr]:
+    symbols = sorted(
+        {c.index for x in (lhs, rhs) for c in x.atoms(Component) if isinstance(c.index, Symbol)},
+        key=str,
+    )
+    at = {s: sympy.Integer(n) for n, s in enumerate(symbols, 1)}
+    return lhs.xreplace(at), rhs.xreplace(at)
+
+
+def _degree(expr: Any) -> int:
+    """The degree of ``expr`` in the random atoms (q·k counts 2)."""
+    if isinstance(expr, Dot):
+        return 2
+    if isinstance(expr, (Component, RandomVariable)):
+        return 1
+    if isinstance(expr, (E, Var, Cov, Std)):
+        return 0
+    if isinstance(expr, sympy.Pow):
+        n = expr.exp
+        return _degree(expr.base) * int(n) if n.is_Integer and n > 0 else 0
+    if isinstance(expr, sympy.Mul):
+        return sum(_degree(a) for a in expr.args)
+    return max((_degree(a) for a in getattr(expr, "args", ())), default=0)
+
+
+def moment_degree(expr: Expr) -> int:
+    """The largest degree of a polynomial whose expectation evaluating ``expr`` needs."""
+    found = 0
+    for node in sympy.preorder_traversal(expr):
+        if isinstance(node, E):
+            found = max(found, _degree(node.args[0]))
+        elif isinstance(node, (Var, Std)):
+            found = max(found, 2 * _degree(node.args[0]))
+        elif isinstance(node, Cov):
+            found = max(found, _degree(node.args[0]) + _degree(node.args[1]))
+    return found
+
+
+def _affordable(sig: Signature, data: Mapping[str, Any], degree: int) -> bool:
+    latents = len(sig.scalars)
+    for dim in sig.vectors.values():
+        latents += int(data.get(str(dim), 0)) if isinstance(dim, sympy.Symbol) else int(dim)
+    return math.comb(latents + degree, degree) <= MAX_MONOMIALS
 
 
 def _declared(assumptions: Sequence[Assumption], unit: str) -> dict[str, Fraction]:
@@ -155,17 +214,30 @@ def counterexample(
     rhs: Expr,
     assumptions: Sequence[Assumption],
     fixed: Mapping[str, Any] | None = None,
+    dimension: Expr | None = None,
 ) -> Counterexample | None:
     """A model satisfying ``assumptions`` on which ``lhs`` and ``rhs`` differ, or None.
 
     ``fixed`` gives values for constants (``{"d_k": 2}``); others get small values.
+    ``dimension`` is that of q and k when the sides name components but no q·k.
+    A symbolic index (q_i, "for every i") is taken at one value: distinct indices
+    at distinct values 1, 2, …
     """
-    derivation = Derivation("claim", Equation(lhs, rhs), (), tuple(assumptions))
+    lhs, rhs = _instance_of_indices(lhs, rhs)
+    hint: tuple[Step, ...] = ()
+    vectors = {c.label.name for x in (lhs, rhs) for c in x.atoms(Component)}
+    if vectors and not (lhs.atoms(Dot) or rhs.atoms(Dot)):
+        d = dimension if dimension is not None else sympy.Integer(2)
+        hint = (Step("ring", Dot(RandomVector("q", d), RandomVector("k", d))),)
+    derivation = Derivation("claim", Equation(lhs, rhs), hint, tuple(assumptions))
     try:
         sig = signature(derivation)
     except InvalidArgument:
         return None
+    degree = max(moment_degree(lhs), moment_degree(rhs))
     for data in _candidates(sig, derivation, fixed or {}):
+        if not _affordable(sig, data, degree):
+            continue
         try:
             model = build_model(sig, data)
             ev = Evaluator(model)

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from decimal import Decimal, localcontext
 from fractions import Fraction
 from typing import Any
 
@@ -52,9 +53,9 @@ class Interval:
     exact: bool = False
 
     @property
-    def mid(self) -> float:
-        """The midpoint, as a float (for display)."""
-        return float((self.low + self.high) / 2)
+    def mid(self) -> Fraction:
+        """The midpoint."""
+        return (self.low + self.high) / 2
 
     @property
     def point(self) -> bool:
@@ -167,24 +168,34 @@ def compare(value: Interval, low: Fraction, high: Fraction) -> str:
     return "straddles"
 
 
+def _decimal(x: Fraction | float) -> Decimal:
+    """``x`` as a Decimal of 40 significant digits, whatever its size (e^100000 included)."""
+    with localcontext() as ctx:
+        ctx.prec, ctx.Emax, ctx.Emin = 40, 10**9, -(10**9)
+        if isinstance(x, Fraction):
+            return Decimal(x.numerator) / Decimal(x.denominator)
+        return Decimal(repr(float(x))) + 0
+
+
 def show_number(x: Interval | Fraction | float, digits: int = 6) -> str:
     """A number for people: ``0.659001``, ``4.50940e-05``, ``485165195``.
 
     >>> show_number(Fraction(1, 8)), show_number(4.509404e-05)
-    ('0.125', '4.50940e-05')
+    ('0.125', '4.50940e-5')
     """
     if isinstance(x, Interval):
-        if x.exact and x.low.denominator == 1:
+        if x.exact and x.low.denominator == 1 and abs(x.low) < 10**30:
             return str(x.low.numerator)
-        value = x.mid
+        value = _decimal((x.low + x.high) / 2)
     else:
-        value = float(x)
+        value = _decimal(x)
     if value == 0:
         return "0"
-    if abs(value) >= 1e15 or abs(value) < 1e-3:
+    if abs(value) >= Decimal(10) ** 15 or abs(value) < Decimal("0.001"):
         return f"{value:.{digits - 1}e}"
     integer_digits = len(str(int(abs(value))))
-    return f"{value:.{max(digits, integer_digits + 2)}g}"
+    text = f"{value:.{max(digits, integer_digits + 2)}g}"
+    return text.rstrip("0").rstrip(".") if "." in text and "e" not in text else text
 
 
 def decimals_of(half: Fraction) -> int:
@@ -202,5 +213,7 @@ def decimals_of(half: Fraction) -> int:
 def rounded_to(x: Interval, half: Fraction) -> str:
     """The value written with the claim's number of decimals (what the claim should say)."""
     decimals = decimals_of(half)
-    value = (x.low + x.high) / 2
-    return f"{float(value):.{decimals}f}"
+    value = _decimal((x.low + x.high) / 2)
+    if abs(value) >= Decimal(10) ** 15:
+        return f"{value:.6e}"
+    return f"{value:.{decimals}f}"

@@ -35,7 +35,7 @@ from sympy import Expr, Symbol
 from scaledattn.calculator.build import variance_assumptions
 from scaledattn.calculator.setting import Setting
 from scaledattn.claims.automation import Environment, Lemmas
-from scaledattn.claims.syntax import Assumed, Claim
+from scaledattn.claims.syntax import Assumed, Claim, unparse
 from scaledattn.claims.terms import CONSTANTS, MAX_DIMENSION, SCALARS, Scope, Value, components_of
 from scaledattn.errors import InvalidArgument
 from scaledattn.kernel import (
@@ -184,6 +184,13 @@ def prepare(claim: Claim, assumed: Sequence[Assumed]) -> Setup:
         else:
             _moment(setup, a, qk, given)
     setup.sides = [setup.scope.build(node) for node in claim.sides]
+    for node, value in zip(claim.sides, setup.sides, strict=True):
+        for x in value if isinstance(value, tuple) else (value,):
+            if is_random(x):
+                raise InvalidArgument(
+                    f"{unparse(node)} is random: a claim compares numbers and moments"
+                    " such as E(X), Var(X), std(X)"
+                )
     flat = [x for v in setup.sides for x in (v if isinstance(v, tuple) else (v,))]
     if components_of(flat) or qk:
         s = Setting(d=setup.scope.dimension(), **qk)

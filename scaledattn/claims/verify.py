@@ -94,15 +94,31 @@ def verify(
     raises InvalidArgument with a one-line message.
     """
     parsed = parse_claim(claim)
-    setup = prepare(parsed, [parse_assumption(a) for a in assume])
-    context = Context(setup, seed, dict(trials or {}))
-    if parsed.kind == "theorem":
-        outcomes = [_theorem(parsed.name)]
-    elif parsed.kind == "equivalence":
-        outcomes = [context.equivalence()]
-    else:
-        outcomes = [context.link(relation, n) for n, relation in enumerate(parsed.relations)]
+    try:
+        setup = prepare(parsed, [parse_assumption(a) for a in assume])
+        context = Context(setup, seed, dict(trials or {}))
+        if parsed.kind == "theorem":
+            outcomes = [_theorem(parsed.name)]
+        elif parsed.kind == "equivalence":
+            outcomes = [context.equivalence()]
+        else:
+            outcomes = [context.link(relation, n) for n, relation in enumerate(parsed.relations)]
+    except InvalidArgument:
+        raise
+    except (TypeError, ValueError, ArithmeticError) as err:
+        # SymPy (or the kernel on a degenerate term such as 1/Cov(0, 0)) gave up.
+        raise InvalidArgument(
+            f"cannot decide {parsed.text!r}: {type(err).__name__}: {err}".splitlines()[0]
+        ) from None
     return _result(parsed.text, setup, outcomes)
+
+
+def _degenerate(*exprs: Any) -> bool:
+    """True when a reduction produced ∞ or NaN (a division by a term that is zero)."""
+    return any(
+        getattr(e, "has", None) is not None and e.has(sympy.zoo, sympy.nan, sympy.oo, -sympy.oo)
+        for e in exprs
+    )
 
 
 def _result(text: str, setup: Setup, outcomes: list[Outcome]) -> Result:
@@ -151,6 +167,12 @@ def _theorem(name: str) -> Outcome:
             ),
         ),
     )
+
+
+def _short(x: Expr, most: int = 80) -> str:
+    """``_show(x)``, cut to ``most`` characters."""
+    text = _show(x)
+    return text if len(text) <= most else text[: most - 1] + "…"
 
 
 def _show(x: Expr) -> str:
@@ -236,6 +258,8 @@ class Context:
             raise InvalidArgument("= is exact: rounded(…) and measured(…) are compared with ≈")
         env = self.setup.env
         left, right = normalize(lhs, env), normalize(rhs, env)
+        if _degenerate(left.end, right.end):
+            raise InvalidArgument(f"{texts[0]} = {texts[1]} reduces to a division by zero")
         agree = sympy_same(left.end, right.end)
         if agree is True:
             derivation = derivation_of("claim", lhs, rhs, left, right, env)
@@ -252,7 +276,9 @@ class Context:
         closed = closed and not (is_random(left.end) or is_random(right.end))
         if closed and agree is False:
             return self.different(lhs, rhs, left, right, texts)
-        found = counterexample(lhs, rhs, self.setup.assumptions)
+        found = counterexample(
+            lhs, rhs, self.setup.assumptions, dimension=self.setup.scope.dimension()
+        )
         if found is not None:
             return Outcome(
                 Verdict.REFUTED,
@@ -270,8 +296,9 @@ class Context:
         return Outcome(
             Verdict.UNDECIDED,
             reason=(
-                f"the automation reduced the two sides to {_show(left.end)} and {_show(right.end)},"
-                " which it cannot show equal, and found no counterexample among its models"
+                f"the automation reduced the two sides to {_short(left.end)} and"
+                f" {_short(right.end)}, which it cannot show equal, and found no counterexample"
+                " among its models"
             ),
         )
 
@@ -328,10 +355,11 @@ class Context:
                 shown = _show(rhs)
                 extra = "" if shown == texts[1] else f" ({shown})"
                 summary = f"the written numbers differ: {texts[0]} ≠ {texts[1]}{extra}"
+            elif rhs.is_Number and texts[1] == _show(rhs):
+                summary = f"{texts[0]} = {_number(value, a)}, not {texts[1]}"
             else:
-                summary = (
-                    f"{texts[0]} = {_number(value, a)}, but {texts[1]} = {_number(right.end, b)}"
-                )
+                right_value = _number(right.end, b)
+                summary = f"{texts[0]} = {_number(value, a)}, but {texts[1]} = {right_value}"
             evidence.append(Evidence("computation", summary))
             if correct and not a.exact:
                 correct += f" ≈ {show_number(a, 8)}"
@@ -344,9 +372,11 @@ class Context:
             return value, []
         chain = normalize(value, self.setup.env)
         end = chain.end
+        if _degenerate(end):
+            raise InvalidArgument(f"{what} reduces to a division by zero")
         if has_moments(end) or is_random(end):
             raise _Undecided(
-                f"the automation could not reduce {_show(value)} (it reached {_show(end)})"
+                f"the automation could not reduce {_short(value)} (it reached {_short(end)})"
             )
         derivation = derivation_of("reduction", value, end, chain, Chain(end, ()), self.setup.env)
         result = audit_of(derivation)
@@ -443,7 +473,7 @@ class Context:
                 correct = first.correct
             elif first.rounded:
                 correct = f"{text} lies in {first.shown} whatever the unrounded inputs"
-            elif first.correct == first.shown:
+            elif first.correct == first.shown or "e+" in first.correct:
                 correct = f"{text} = {first.shown}"
             else:
                 correct = f"{text} = {first.shown}, {first.correct} to the claim's digits"
@@ -670,7 +700,8 @@ def _number(expr: Expr, interval: Interval, with_form: bool = True, decimals: in
     if interval.exact:
         return _show(expr) if expr.is_Rational and expr.q < 1000 else show_number(interval)
     if interval.point:
-        whole = len(str(int(abs(interval.mid)))) if abs(interval.mid) >= 1 else 0
+        size = abs(interval.mid)
+        whole = len(str(int(size))) if 1 <= size < 10**15 else 0
         text = show_number(interval, max(6, whole + decimals))
         form = _show(expr)
         if expr.is_Number or not with_form or len(form) > 30:
@@ -680,11 +711,11 @@ def _number(expr: Expr, interval: Interval, with_form: bool = True, decimals: in
 
 
 def _range(interval: Interval) -> str:
-    return f"[{show_number(float(interval.low), 5)}, {show_number(float(interval.high), 5)}]"
+    return f"[{show_number(interval.low, 5)}, {show_number(interval.high, 5)}]"
 
 
 def _range_of(low: Fraction, high: Fraction) -> str:
-    return f"[{show_number(float(low), 5)}, {show_number(float(high), 5)}]"
+    return f"[{show_number(low, 5)}, {show_number(high, 5)}]"
 
 
 def _measured(name: str, m: Any, trials: int) -> Evidence:
