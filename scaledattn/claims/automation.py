@@ -260,9 +260,8 @@ PROPOSITION_TACTICS: tuple[Tactic, ...] = (
 
 
 def _too_large(target: Any) -> bool:
-    nodes = sums = 0
-    for node in sympy.preorder_traversal(target):
-        nodes += 1
+    sums = 0
+    for nodes, node in enumerate(sympy.preorder_traversal(target), 1):
         sums += isinstance(node, IndexSum)
         if nodes > MAX_NODES or sums > MAX_SUMS:
             return True

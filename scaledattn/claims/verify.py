@@ -332,8 +332,8 @@ class Context:
                 evidence.append(
                     Evidence(
                         "computation",
-                        f"at {shown}: left side {_show(value.xreplace(at))},"
-                        f" right side {_show(right.end.xreplace(at))}",
+                        f"at {shown}: left side {unicode_line(value.xreplace(at))},"
+                        f" right side {unicode_line(right.end.xreplace(at))}",
                     )
                 )
                 counter = {"at": {str(k): str(v) for k, v in at.items()}}
