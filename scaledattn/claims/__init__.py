@@ -7,7 +7,10 @@
 - :mod:`~scaledattn.claims.numbers`: interval arithmetic and digit tolerances;
 - :mod:`~scaledattn.claims.counterexample`: concrete models on which two sides differ;
 - :mod:`~scaledattn.claims.statistics`: ``measured(…)``, the lesson's experiments re-run;
-- :mod:`~scaledattn.claims.verify`: :func:`verify`, the verdict and its evidence.
+- :mod:`~scaledattn.claims.compare`: ``≈`` and inequalities on enclosed values;
+- :mod:`~scaledattn.claims.verify`: :func:`verify`, the verdict and its evidence;
+- :mod:`~scaledattn.claims.ledger`: every checkable claim of the source texts, as data;
+- :mod:`~scaledattn.claims.report`: the table, the JSON and the docs page.
 """
 
 from scaledattn.claims.outcome import Evidence, Result, Verdict
