@@ -90,7 +90,6 @@ class Result:
     correct: str = ""
     counterexample: dict[str, Any] | None = None
     reason: str = ""
-    parts: tuple[str, ...] = field(default=(), compare=False)
 
     @property
     def exit_code(self) -> int:

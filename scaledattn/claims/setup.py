@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import sympy
-from sympy import Expr, Symbol
+from sympy import Symbol
 
 from scaledattn.calculator.build import variance_assumptions
 from scaledattn.calculator.setting import Setting
@@ -213,8 +213,3 @@ def _fields_of(assumption: Assumption) -> tuple[str, ...]:
     if isinstance(assumption, IndependentComponents):
         return ()
     return ()
-
-
-def value_of(expr: Expr) -> str:
-    """A short text of an expression for messages."""
-    return str(sympy.sstr(expr))

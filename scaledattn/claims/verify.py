@@ -66,6 +66,7 @@ from scaledattn.claims.terms import Value, has_moments
 from scaledattn.claims.theorems import limit, proved
 from scaledattn.derive import audit_of
 from scaledattn.errors import InvalidArgument
+from scaledattn.kernel import same
 from scaledattn.kernel.expr import is_random
 from scaledattn.kernel.rules import prop_key
 from scaledattn.render.display import unicode_line
@@ -215,7 +216,7 @@ class Context(Comparisons):
         left, right = normalize(lhs, env), normalize(rhs, env)
         if degenerate(left.end, right.end):
             raise InvalidArgument(f"{texts[0]} = {texts[1]} reduces to a division by zero")
-        agree = sympy_same(left.end, right.end)
+        agree = same(left.end, right.end)
         if agree is True:
             derivation = derivation_of("claim", lhs, rhs, left, right, env)
             result = audit_of(derivation)
@@ -280,28 +281,36 @@ class Context(Comparisons):
         counter: dict[str, Any] | None = None
         if free:
             at = instance(value, right.end, self.setup.positives)
-            if at is not None:
-                shown = ", ".join(f"{k} = {v}" for k, v in at.items())
-                evidence.append(
-                    Evidence(
-                        "computation",
-                        f"at {shown}: left side {unicode_line(value.xreplace(at))},"
-                        f" right side {unicode_line(right.end.xreplace(at))}",
-                    )
+            if at is None:
+                return Outcome(
+                    Verdict.UNDECIDED,
+                    tuple(evidence),
+                    reason=(
+                        f"the two sides reduce to {short(value)} and {short(right.end)}, which"
+                        " differ as expressions, but no tried value of the constants separates them"
+                    ),
                 )
-                counter = {"at": {str(k): str(v) for k, v in at.items()}}
-                if is_random(lhs) or has_moments(lhs):
-                    found = counterexample(
-                        lhs, rhs, self.setup.assumptions, {str(k): v for k, v in at.items()}
-                    )
-                    if found is not None:
-                        evidence.append(
-                            Evidence(
-                                "counterexample",
-                                _counter_text(texts, found.model, found.left, found.right),
-                            )
+            shown = ", ".join(f"{k} = {v}" for k, v in at.items())
+            evidence.append(
+                Evidence(
+                    "computation",
+                    f"at {shown}: left side {unicode_line(value.xreplace(at))},"
+                    f" right side {unicode_line(right.end.xreplace(at))}",
+                )
+            )
+            counter = {"at": {str(k): str(v) for k, v in at.items()}}
+            if is_random(lhs) or has_moments(lhs):
+                found = counterexample(
+                    lhs, rhs, self.setup.assumptions, {str(k): v for k, v in at.items()}
+                )
+                if found is not None:
+                    evidence.append(
+                        Evidence(
+                            "counterexample",
+                            _counter_text(texts, found.model, found.left, found.right),
                         )
-                        counter = found.as_json()
+                    )
+                    counter = found.as_json()
         else:
             a, b = enclose(value), enclose(right.end)
             if written and rhs.is_Number:
@@ -340,7 +349,11 @@ class Context(Comparisons):
             return Outcome(Verdict.UNDECIDED, reason="the kernel refused the automation's chain")
         evidence = (derivation_evidence(reached, f"({show(left)}) ⇔ ({show(chain.end)})"),)
         end = chain.end
-        if isinstance(end, sympy.Equality) and end.lhs == right.lhs and end.rhs != right.rhs:
+        if (
+            isinstance(end, sympy.Equality)
+            and end.lhs == right.lhs
+            and same(end.rhs, right.rhs) is False
+        ):
             return Outcome(Verdict.REFUTED, evidence, f"{show(end.lhs)} = {show(end.rhs)}")
         if isinstance(end, sympy.Or) and prop_key(right) in {prop_key(a) for a in end.args}:
             others = [a for a in end.args if prop_key(a) != prop_key(right)]
@@ -356,13 +369,6 @@ class Context(Comparisons):
             evidence,
             reason=f"the left side is equivalent to {show(end)}; the automation cannot compare it",
         )
-
-
-def sympy_same(a: Expr, b: Expr) -> bool | None:
-    """The kernel's decision of a = b up to ring algebra (True, False or None)."""
-    from scaledattn.kernel import same
-
-    return same(a, b)
 
 
 def _merge(parts: list[Outcome]) -> Outcome:
