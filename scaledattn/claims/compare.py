@@ -17,6 +17,8 @@ from typing import Any
 import sympy
 from sympy import Expr, Symbol
 
+from scaledattn.attention.experiments import ExperimentResult
+from scaledattn.attention.stats import Measurement
 from scaledattn.calculator.parse import Node
 from scaledattn.claims.automation import Chain, audit_summary, derivation_of, normalize
 from scaledattn.claims.numbers import (
@@ -158,7 +160,7 @@ class Comparisons:
             se = standard_error(m)
             low, high = m.value - Z_REFUTE * se, m.value + Z_REFUTE * se
             self.ranges[symbol] = (Fraction(low), Fraction(high))
-            self.measured.append(_measured(box.label, m, result.trials))
+            self.measured.append(_measured(box.label, m, result))
 
     # ------------------------------------------------------ approximately
     def approximately(
@@ -276,7 +278,7 @@ class Comparisons:
             f" z = {z:.2f} combined standard errors beyond its rounding (p = {p_value(z):.2g});"
             f" consistent at z ≤ 1.96, refuted at z > {Z_REFUTE:.2f}"
         )
-        evidence = [_measured(name, m, result.trials), Evidence("measurement", summary)]
+        evidence = [_measured(name, m, result), Evidence("measurement", summary)]
         shown = f"{m.value:.4g}"
         if z <= 1.96:
             return _Close(Verdict.VERIFIED, shown, evidence, statistical=True)
@@ -409,11 +411,14 @@ def _range_of(low: Fraction, high: Fraction) -> str:
     return f"[{show_number(low, 5)}, {show_number(high, 5)}]"
 
 
-def _measured(name: str, m: Any, trials: int) -> Evidence:
+def _measured(name: str, m: Measurement, result: ExperimentResult) -> Evidence:
     experiment = experiment_of(name)
     label = EXPERIMENTS[experiment][0]
+    size = f"{result.trials} {'runs' if experiment == 'training' else 'trials'}"
+    if "lr" in result.extra:
+        size += f", learning rate {result.extra['lr']:g}"
     return Evidence(
         "measurement",
         f"{name} = {m.value:.4g}, 95% interval [{m.ci95[0]:.4g}, {m.ci95[1]:.4g}]"
-        f" (experiment {experiment}, lesson {label}, {trials} trials)",
+        f" (experiment {experiment}, lesson {label}, {size}, seed {result.seed})",
     )

@@ -26,7 +26,7 @@ ENTRIES: tuple[Entry, ...] = (
        "lim(p_minus_y) = 0", condition=CROSS_ENTROPY),
     _e("softmax输出变成one-hot", "lim(leader_weight) = 1"),
     _e("不加这个缩放模型训练曲线立刻崩掉", "measured(diverged_d64_unscaled) ≈ 1.0",
-       condition="d_k = 64, unscaled, at the training experiment's learning rate 0.7"),
+       condition="d_k = 64, unscaled, at the training experiment's learning rate"),
     _e("点积随维度线性爆炸", "Var(dot(q, k, 128)) / Var(dot(q, k, 64)) = 2",
        condition="of the variance of q·k"),
     _e("点积随维度线性爆炸", "std(dot(q, k, 128)) / std(dot(q, k, 64)) = 2",
