@@ -78,6 +78,7 @@ MAX_BITS = 1024
 
 FUNCTIONS = ("sqrt",)
 
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 _NUMBER = r"[0-9]+(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?"
 _NAME = r"[A-Za-z][A-Za-z0-9_]*"
 
@@ -141,8 +142,13 @@ Token = tuple[str, str, int]
 
 
 def quote(text: str) -> str:
-    """``text`` in double quotes for a message, shortened to 60 characters."""
+    r"""``text`` in double quotes for a one-line message: shortened, control characters escaped.
+
+    >>> quote("0\n= 1")
+    '"0\\n= 1"'
+    """
     shown = text if len(text) <= 60 else text[:57] + "..."
+    shown = _CONTROL.sub(lambda m: repr(m.group())[1:-1], shown)
     return '"' + shown.replace('"', "'") + '"'
 
 

@@ -177,3 +177,26 @@ def test_unparse_writes_a_claim_back_so_that_it_reads_the_same(text: str) -> Non
     written = unparse(first.sides[0])
     again = parse_claim(f"{written} = 0")
     assert unparse(again.sides[0]) == written
+
+
+@pytest.mark.parametrize("text", ["0\n", "1 =\n2 +", "\x00", "\u2028", "softmax(\r\n)"])
+def test_a_message_quoting_control_characters_stays_on_one_line(text: str) -> None:
+    with pytest.raises(InvalidArgument) as err:
+        parse_claim(text)
+    assert "\n" not in str(err.value)
+    assert "\r" not in str(err.value)
+
+
+@given(st.text(max_size=60), st.lists(st.text(max_size=30), max_size=2))
+def test_any_claim_and_assumptions_get_a_verdict_or_a_one_line_refusal(
+    text: str, assume: list[str]
+) -> None:
+    from scaledattn.claims import verify
+
+    try:
+        verify(text, assume)
+    except InvalidArgument as err:
+        message = str(err)
+    else:
+        return
+    assert "\n" not in message
