@@ -91,10 +91,18 @@ def theorems_index(modules: tuple[TheoremModule, ...]) -> Page:
     return Page("theorems.md", "\n".join(lines) + "\n")
 
 
+def claims_page() -> Page:
+    """The ledger of the source texts' claims, every verdict computed now."""
+    from scaledattn.claims.ledger import check
+    from scaledattn.claims.report import ledger_markdown
+
+    return Page("claims.md", ledger_markdown(check()))
+
+
 def pages() -> list[Page]:
     """Every generated page."""
     modules = theorem_modules()
-    return [theorems_index(modules), *(theorem_page(m) for m in modules)]
+    return [theorems_index(modules), *(theorem_page(m) for m in modules), claims_page()]
 
 
 def write_plots(docs: Path) -> list[str]:
