@@ -380,3 +380,12 @@ def test_a_proved_theorem_rewrites_inside_a_disjunction() -> None:
         .qed()
     )
     assert audit_of(proof).verified
+
+
+def test_an_undefined_expression_is_never_equal_and_never_crashes_the_check() -> None:
+    from scaledattn.kernel import same
+
+    undefined = S.One / S.Zero  # SymPy's complex infinity, zoo
+    assert same(undefined, undefined) is not True
+    assert same(undefined + E(X), E(X)) is not True
+    assert rejection(R.ring, E(X) / (E(X) - E(X)), E(X)) is not None
