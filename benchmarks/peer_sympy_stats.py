@@ -66,8 +66,8 @@ OURS = {
     """,
     "coin": """
         import scaledattn
-        from scaledattn.calculator.coin import COIN, moments
-        mean, var = moments(COIN)
+        from scaledattn.numeric.distributions import Coin
+        mean, var = Coin().mean(), Coin().variance()
         result = scaledattn.variance(d_k=D, var_q=var, var_k=var, mean_q=mean, mean_k=mean)
     """,
 }

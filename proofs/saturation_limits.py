@@ -260,5 +260,61 @@ derivations = (
     lead_weighted_sum,
 )
 
+#: Three scores whose largest is not the one that will lead (w = 3).
+SCORES = [2, "1/2", -1]
+
+
+def evidence() -> dict[str, tuple[dict[str, object], ...]]:
+    """Concrete scores on which ``scaledattn check`` evaluates every step.
+
+    The leader w starts as the smallest score, so the lead λ must overcome the
+    others. Limits are sampled at λ = 16, 32, 64, 128; the weight tending to 1
+    (i = w) and to 0 (i ≠ w) are both exercised, as are m = w and m ≠ w for the
+    gradient sent back, and a target t that is the initial argmax but not the
+    leader for ‖p − y‖ → √2. The lemmas are identities for every λ, checked at a
+    positive and a negative one.
+    """
+    seeded = {"seed": 5, "scale": 3}
+    return {
+        "saturation_limits": (
+            {"n": 3, "i": 3, "w": 3, "s": SCORES},
+            {"n": 3, "i": 1, "w": 3, "s": SCORES},
+            {"n": 8, "i": 2, "w": 6, "s": seeded},
+        ),
+        "jacobian_norm_sq": (
+            {"n": 3, "r": SCORES},
+            {"n": 8, "r": seeded},
+        ),
+        "jacobian_vanishes": (
+            {"n": 3, "w": 3, "s": SCORES},
+            {"n": 8, "w": 1, "s": seeded},
+        ),
+        "backward_vanishes": (
+            {"n": 3, "m": 3, "w": 3, "s": SCORES, "g": [1, -2, "1/2"]},
+            {"n": 3, "m": 1, "w": 3, "s": SCORES, "g": [1, -2, "1/2"]},
+            {"n": 8, "m": 2, "w": 7, "s": seeded, "g": {"seed": 6}},
+        ),
+        "p_minus_y_norm_sq": (
+            {"n": 3, "t": 1, "r": SCORES, "y": [1, 0, 0]},
+            {"n": 8, "t": 5, "r": seeded},
+        ),
+        "p_minus_y_limit": (
+            {"n": 3, "t": 1, "w": 3, "s": SCORES, "y": [1, 0, 0]},
+            {"n": 8, "t": 4, "w": 2, "s": seeded},
+        ),
+        **{
+            f"lead_power_sum_{k}": (
+                {"n": 3, "w": 3, "lambda": "5/2", "s": SCORES},
+                {"n": 8, "w": 8, "lambda": -3, "s": seeded},
+            )
+            for k in (1, 2, 3)
+        },
+        "lead_weighted_sum": (
+            {"n": 3, "w": 3, "lambda": "5/2", "s": SCORES, "g": [1, -2, "1/2"]},
+            {"n": 8, "w": 8, "lambda": -3, "s": seeded, "g": {"seed": 6}},
+        ),
+    }
+
+
 if __name__ == "__main__":
     raise SystemExit(run(derivations))

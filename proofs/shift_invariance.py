@@ -207,5 +207,39 @@ derivations = (
     scaled_score_difference_variance,
 )
 
+#: Three scores, and the same scores shifted by 7/2 and divided by 8.
+SCORES = ["1/2", -1, 2]
+
+
+def evidence() -> dict[str, tuple[dict[str, object], ...]]:
+    """Concrete scores and laws on which ``scaledattn check`` evaluates every step.
+
+    The shifted and scaled vectors r are listed, so each setting is checked
+    against its definition (r = s + a, r = s/c). The variances get a finite law
+    (measured exactly) and a Gaussian one (Monte Carlo).
+    """
+    two_keys = (
+        {"q": "coin", "k": "coin", "k'": "finite:values=-1|1", "d_k": 4},
+        {"q": "gaussian", "k": "gaussian", "k'": "gaussian", "d_k": 16},
+    )
+    return {
+        "shift_invariance": (
+            {"n": 3, "i": 2, "a": "7/2", "s": SCORES, "r": [4, "5/2", "11/2"]},
+            {"n": 8, "i": 8, "a": -20, "s": {"seed": 7, "scale": 3}},
+        ),
+        "softmax_of_differences": (
+            {"n": 3, "i": 2, "w": 2, "s": SCORES},
+            {"n": 3, "i": 1, "w": 3, "s": SCORES},
+            {"n": 8, "i": 4, "w": 6, "s": {"seed": 8, "scale": 3}},
+        ),
+        "softmax_of_scaled_differences": (
+            {"n": 3, "i": 1, "w": 3, "c": 8, "s": SCORES, "r": ["1/16", "-1/8", "1/4"]},
+            {"n": 8, "i": 3, "w": 3, "c": "1/2", "s": {"seed": 9, "scale": 3}},
+        ),
+        "score_difference_variance": two_keys,
+        "scaled_score_difference_variance": two_keys,
+    }
+
+
 if __name__ == "__main__":
     raise SystemExit(run(derivations))

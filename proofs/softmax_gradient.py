@@ -133,5 +133,35 @@ with as_written():
 
 derivations = (softmax_gradient, cross_entropy_gradient, softmax_backward)
 
+#: Three scores whose softmax is far from uniform: p ≈ (0.18, 0.04, 0.78).
+SCORES = ["1/2", -1, 2]
+
+
+def evidence() -> dict[str, tuple[dict[str, object], ...]]:
+    """Concrete scores on which ``scaledattn check`` evaluates every step.
+
+    Both entries of the Jacobian are exercised, the diagonal (i = m: pᵢ(1 − pᵢ))
+    and off it (i ≠ m: −pᵢpₘ), and both cases of the cross-entropy gradient
+    (m = t: pₜ − 1; m ≠ t: pₘ). The one-hot y is listed, so the setting is checked
+    against its definition yⱼ = δⱼₜ. At n = 8 the scores are seeded draws.
+    """
+    return {
+        "softmax_gradient": (
+            {"n": 3, "i": 1, "m": 1, "s": SCORES},
+            {"n": 3, "i": 1, "m": 3, "s": SCORES},
+            {"n": 8, "i": 5, "m": 2, "s": {"seed": 1, "scale": 3}},
+        ),
+        "cross_entropy_gradient": (
+            {"n": 3, "m": 2, "t": 2, "s": SCORES, "y": [0, 1, 0]},
+            {"n": 3, "m": 3, "t": 2, "s": SCORES, "y": [0, 1, 0]},
+            {"n": 8, "m": 7, "t": 3, "s": {"seed": 2, "scale": 3}},
+        ),
+        "softmax_backward": (
+            {"n": 3, "m": 2, "s": SCORES, "g": [1, "-1/2", 3]},
+            {"n": 8, "m": 4, "s": {"seed": 3, "scale": 3}, "g": {"seed": 4}},
+        ),
+    }
+
+
 if __name__ == "__main__":
     raise SystemExit(run(derivations))

@@ -52,8 +52,6 @@ ARGUED_FUNCTIONS = {
     "fresh_index": "a fresh index's name: any name not taken is as good (the numbered"
     " fallback is reached only when eleven usual names are all taken)",
 }
-#: Functions never called (dead code the selected tests cannot reach).
-DEAD_FUNCTIONS = {"_symbols", "_unit_name"}
 #: Single mutants argued equivalent, by name (mutmut's number), with the reason.
 _SHOWN = "the kernel and the answer rebuild (evaluate) every expression before use"
 _NAME = "the name a softmax vector is shown with"
@@ -231,8 +229,6 @@ def equivalence(m: Mutant) -> str | None:
         return "display"
     if function in IMPORT_TIME_FUNCTIONS:
         return "import time"
-    if function in DEAD_FUNCTIONS:
-        return "dead code"
     if function in ARGUED_FUNCTIONS:
         return ARGUED_FUNCTIONS[function]
     lines = diff(m.name)

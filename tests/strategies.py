@@ -181,3 +181,71 @@ def score_batches() -> st.SearchStrategy[np.ndarray]:
         st.tuples(st.integers(1, 4), st.integers(2, 12)),
         elements=st.floats(-5, 5),
     )
+
+
+def score_lists(
+    min_len: int = 1, max_len: int = 6, bound: int = 4
+) -> st.SearchStrategy[list[Fraction]]:
+    """Exact score vectors: lists of min_len..max_len rationals in [−bound, bound]."""
+    return st.lists(rationals(-bound, bound), min_size=min_len, max_size=max_len)
+
+
+# ------------------------------------------------------------- claim language
+
+CLAIM_NAMES = ("X", "Y", "Z", "q_i", "k_i", "q_1", "k_2", "d_k", "c", "sigma", "rho")
+CLAIM_RELATIONS = ("=", "≈", "~=", "<", "<=", ">", ">=")
+ONE_ARGUMENT = ("sqrt", "exp", "log", "E", "Var", "std")
+LIST_FUNCTIONS = ("softmax", "entropy", "sum", "max", "min")
+
+
+def written_numbers() -> st.SearchStrategy[str]:
+    """Numbers as an author writes them: 3, 0.659, 1e-3, 65.9%."""
+    integers = st.integers(0, 999).map(str)
+    decimals = st.tuples(st.integers(0, 99), st.integers(0, 999)).map(lambda t: f"{t[0]}.{t[1]}")
+    exponents = st.tuples(st.integers(1, 9), st.integers(-4, 4)).map(lambda t: f"{t[0]}e{t[1]}")
+    percents = decimals.map(lambda s: s + "%")
+    return st.one_of(integers, decimals, exponents, percents)
+
+
+def number_lists(max_size: int = 5) -> st.SearchStrategy[str]:
+    """Literal lists such as [2.0, 1.0, 0.1]."""
+    items = st.one_of(written_numbers(), written_numbers().map(lambda s: "-" + s))
+    return st.lists(items, min_size=1, max_size=max_size).map(lambda xs: "[" + ", ".join(xs) + "]")
+
+
+@st.composite
+def claim_expressions(draw: st.DrawFn, depth: int = 3) -> str:
+    """Expressions of the claim language, drawn from its grammar (small, but of every kind)."""
+    if depth == 0 or draw(st.integers(0, 3)) == 0:
+        return draw(st.one_of(written_numbers(), st.sampled_from(CLAIM_NAMES)))
+    kind = draw(st.sampled_from(("binary", "power", "neg", "call", "cov", "dot", "list", "other")))
+    inner = claim_expressions(depth - 1)
+    if kind == "binary":
+        op = draw(st.sampled_from(("+", "-", "*", "/")))
+        return f"({draw(inner)}) {op} ({draw(inner)})"
+    if kind == "power":
+        return f"({draw(inner)})**{draw(st.integers(0, 3))}"
+    if kind == "neg":
+        return f"-({draw(inner)})"
+    if kind == "call":
+        return f"{draw(st.sampled_from(ONE_ARGUMENT))}({draw(inner)})"
+    if kind == "cov":
+        return f"Cov({draw(inner)}, {draw(inner)})"
+    if kind == "dot":
+        return draw(st.sampled_from(("dot(q, k)", "dot(q, k, 3)", "dot(q, k, 64)")))
+    if kind == "list":
+        return f"{draw(st.sampled_from(LIST_FUNCTIONS))}({draw(number_lists())})"
+    return draw(
+        st.sampled_from(
+            ("lim(p_minus_y)", "lim(jacobian)", "rounded(2.95)", "uniform(4)", "√d_k", "2^3")
+        )
+    )
+
+
+@st.composite
+def claim_texts(draw: st.DrawFn) -> str:
+    """Whole claims: a chain of expressions joined by relations, from the grammar."""
+    parts = [draw(claim_expressions())]
+    for _ in range(draw(st.integers(1, 2))):
+        parts += [draw(st.sampled_from(CLAIM_RELATIONS)), draw(claim_expressions())]
+    return " ".join(parts)

@@ -28,6 +28,7 @@ ALLOWED: dict[str, tuple[str, ...]] = {
         "scaledattn.render",
         "scaledattn.registry",
         "scaledattn.numeric",
+        "scaledattn.proofs",
     ),
     "scaledattn.calculator": (
         "scaledattn.errors",
@@ -35,6 +36,18 @@ ALLOWED: dict[str, tuple[str, ...]] = {
         "scaledattn.render",
         "scaledattn.derive",
         "scaledattn.calculator",
+    ),
+    # Claims sit on everything below them and are used only by the CLI and docgen.
+    "scaledattn.claims": (
+        "scaledattn.errors",
+        "scaledattn.kernel",
+        "scaledattn.render",
+        "scaledattn.derive",
+        "scaledattn.registry",
+        "scaledattn.calculator",
+        "scaledattn.numeric",
+        "scaledattn.attention",
+        "scaledattn.claims",
     ),
 }
 KERNEL_THIRD_PARTY = {"sympy"}

@@ -10,7 +10,6 @@ returns — never a number computed beside it.
 - :mod:`~scaledattn.calculator.gaussian`: joint moments of a correlated Gaussian pair;
 - :mod:`~scaledattn.calculator.build`: the derivations;
 - :mod:`~scaledattn.calculator.answer`: :func:`variance`, :func:`mean`, :func:`scale`;
-- :mod:`~scaledattn.calculator.coin`: the ±1 coin model, enumerated exactly.
 
 It imports only the kernel, :mod:`scaledattn.derive` and SymPy, so the proof
 modules may use it.

@@ -6,6 +6,9 @@ SymPy objects directly (``Integer``, ``Rational``, ``Symbol``, ``Add``, ``Mul``,
 ``Pow``, ``sqrt``). Every resource is bounded: the length of the text, the nesting
 depth, the number of digits, the size of exponents and of the numbers they make.
 
+The same tokenizer and recursive descent, configured by a :class:`Syntax`, also read
+the claim language of :mod:`scaledattn.claims` (more functions, lists, relations).
+
 Grammar (``**`` binds tighter than unary minus and is right-associative, as in Python)::
 
     expr   := term (('+' | '-') term)*
@@ -13,6 +16,9 @@ Grammar (``**`` binds tighter than unary minus and is right-associative, as in P
     unary  := ('+' | '-') unary | power
     power  := atom ('**' unary)?
     atom   := NUMBER | NAME | 'sqrt' '(' expr ')' | '(' expr ')'
+
+A :class:`Syntax` may add functions of several arguments (``f(a, b)``), lists
+(``[a, b]``), percentages (``65.9%``), ``√x`` and aliases (``^`` for ``**``).
 
 Examples
 --------
@@ -33,6 +39,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 
 import sympy
 from sympy import Expr, Rational, Symbol
@@ -40,13 +47,19 @@ from sympy import Expr, Rational, Symbol
 from scaledattn.errors import InvalidArgument
 
 __all__ = [
+    "CALCULATOR",
     "MAX_DEPTH",
     "MAX_LENGTH",
     "Node",
+    "Parser",
+    "Syntax",
+    "Token",
     "build",
     "names_in",
     "parse",
     "parse_expression",
+    "power",
+    "quote",
 ]
 
 #: At most this many characters of text.
@@ -65,65 +78,147 @@ MAX_BITS = 1024
 
 FUNCTIONS = ("sqrt",)
 
-_TOKEN = re.compile(
-    r"(?:(?P<number>[0-9]+(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?)"
-    r"|(?P<name>[A-Za-z][A-Za-z0-9_]*)"
-    r"|(?P<op>\*\*|[-+*/()]))"
-)
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+_NUMBER = r"[0-9]+(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?"
+_NAME = r"[A-Za-z][A-Za-z0-9_]*"
+
+
+@dataclass(frozen=True)
+class Syntax:
+    """What a parser accepts: its functions, operators, lists and resource limits.
+
+    ``functions`` maps each function name to its (fewest, most) arguments;
+    ``operators`` are the operator tokens (an operator the expression grammar does not
+    use, such as a relation, ends an expression and is left to the caller);
+    ``aliases`` maps other spellings of operators and names to the canonical ones
+    (``^`` to ``**``, ``σ`` to ``sigma``); ``max_list`` > 0 allows ``[a, b, …]``;
+    ``percent`` allows ``65.9%``; ``root_prefix`` reads ``√x`` as ``sqrt(x)``.
+    """
+
+    functions: tuple[tuple[str, int, int], ...] = (("sqrt", 1, 1),)
+    operators: tuple[str, ...] = ("**", "-", "+", "*", "/", "(", ")")
+    aliases: tuple[tuple[str, str], ...] = ()
+    max_length: int = MAX_LENGTH
+    max_depth: int = MAX_DEPTH
+    max_tokens: int = MAX_LENGTH
+    max_list: int = 0
+    percent: bool = False
+    root_prefix: bool = False
+
+    def arity(self, name: str) -> tuple[int, int] | None:
+        """(fewest, most) arguments of a function, or None if it is not one."""
+        for fn, low, high in self.functions:
+            if fn == name:
+                return low, high
+        return None
+
+    @property
+    def function_names(self) -> tuple[str, ...]:
+        """The names of the functions, in order."""
+        return tuple(fn for fn, _, _ in self.functions)
+
+
+#: The calculator's syntax: numbers, names, + - * / ** ( ) and sqrt(…).
+CALCULATOR = Syntax()
 
 
 @dataclass(frozen=True)
 class Node:
-    """A syntax-tree node: ``kind`` is 'num', 'name', 'neg', 'sqrt' or an operator."""
+    """A syntax-tree node: ``kind`` is 'num', 'name', 'neg', 'list', an operator or a function.
+
+    ``text`` keeps a number as it was written (its digits give a tolerance) and
+    ``position`` (1-based) where the node starts.
+    """
 
     kind: str
     value: str | Rational | None = None
     children: tuple[Node, ...] = ()
+    text: str = ""
+    position: int = 0
 
 
-def _quote(text: str) -> str:
+#: A token: (kind, canonical text, 1-based position); kind is 'number', 'name' or 'op'.
+Token = tuple[str, str, int]
+
+
+def quote(text: str) -> str:
+    r"""``text`` in double quotes for a one-line message: shortened, control characters escaped.
+
+    >>> quote("0\n= 1")
+    '"0\\n= 1"'
+    """
     shown = text if len(text) <= 60 else text[:57] + "..."
+    shown = _CONTROL.sub(lambda m: repr(m.group())[1:-1], shown)
     return '"' + shown.replace('"', "'") + '"'
 
 
-def _tokens(text: str) -> list[tuple[str, str, int]]:
-    if len(text) > MAX_LENGTH:
-        raise InvalidArgument(f"expression too long ({len(text)} characters, at most {MAX_LENGTH})")
+_quote = quote
+
+
+@lru_cache(maxsize=8)
+def _pattern(syntax: Syntax) -> re.Pattern[str]:
+    spellings = {*syntax.operators, *(a for a, _ in syntax.aliases)}
+    ops = "|".join(re.escape(op) for op in sorted(spellings, key=len, reverse=True))
+    return re.compile(f"(?:(?P<number>{_NUMBER})|(?P<name>{_NAME})|(?P<op>{ops}))")
+
+
+def _tokens(text: str, syntax: Syntax = CALCULATOR) -> list[Token]:
+    if len(text) > syntax.max_length:
+        raise InvalidArgument(
+            f"expression too long ({len(text)} characters, at most {syntax.max_length})"
+        )
     if not text.strip():
         raise InvalidArgument("empty expression")
-    out: list[tuple[str, str, int]] = []
+    pattern, aliases = _pattern(syntax), dict(syntax.aliases)
+    out: list[Token] = []
     pos = 0
     while True:
         while pos < len(text) and text[pos].isspace():
             pos += 1
         if pos == len(text):
             return out
-        match = _TOKEN.match(text, pos)
+        match = pattern.match(text, pos)
         if match is None:
             bad = text[pos]
             hint = " (use ** for powers)" if bad == "^" else ""
             raise InvalidArgument(
-                f"unexpected character {bad!r} at position {pos + 1} in {_quote(text)}{hint}"
+                f"unexpected character {bad!r} at position {pos + 1} in {quote(text)}{hint}"
             )
         kind = match.lastgroup or ""
-        out.append((kind, match.group(kind), pos + 1))
+        word = match.group(kind)
+        if word in aliases:
+            word = aliases[word]
+            kind = "op" if word in syntax.operators else "name"
+        out.append((kind, word, pos + 1))
+        if len(out) > syntax.max_tokens:
+            raise InvalidArgument(f"too many tokens (more than {syntax.max_tokens})")
         pos = match.end()
 
 
-class _Parser:
-    def __init__(self, text: str) -> None:
+class Parser:
+    """Recursive descent over the tokens of one text, within the syntax's limits.
+
+    Subclasses (the claim language) call :meth:`expr` for each expression and handle
+    the tokens that end one (relations) themselves.
+    """
+
+    def __init__(self, text: str, syntax: Syntax = CALCULATOR) -> None:
         self.text = text
-        self.tokens = _tokens(text)
+        self.syntax = syntax
+        self.tokens = _tokens(text, syntax)
         self.pos = 0
         self.depth = 0
 
     def fail(self, what: str) -> InvalidArgument:
-        return InvalidArgument(f"{what} in {_quote(self.text)}")
+        """An InvalidArgument naming ``what`` and quoting the text."""
+        return InvalidArgument(f"{what} in {quote(self.text)}")
 
-    def peek(self) -> tuple[str, str, int] | None:
+    def peek(self) -> Token | None:
+        """The next token, or None at the end."""
         return self.tokens[self.pos] if self.pos < len(self.tokens) else None
 
     def take(self, op: str) -> bool:
+        """Consume the operator ``op`` if it comes next."""
         token = self.peek()
         if token is not None and token[0] == "op" and token[1] == op:
             self.pos += 1
@@ -131,81 +226,115 @@ class _Parser:
         return False
 
     def enter(self) -> None:
+        """One level deeper; refuse beyond the syntax's depth."""
         self.depth += 1
-        if self.depth > MAX_DEPTH:
-            raise self.fail(f"expression nested too deeply (more than {MAX_DEPTH} levels)")
+        if self.depth > self.syntax.max_depth:
+            raise self.fail(
+                f"expression nested too deeply (more than {self.syntax.max_depth} levels)"
+            )
+
+    def leave(self) -> None:
+        """One level back up."""
+        self.depth -= 1
 
     def parse(self) -> Node:
+        """The whole text as one expression."""
         node = self.expr()
+        self.expect_end()
+        return node
+
+    def expect_end(self) -> None:
+        """Refuse any token left over."""
         token = self.peek()
         if token is not None:
             raise self.fail(f"unexpected {token[1]!r} at position {token[2]}")
-        return node
 
     def expr(self) -> Node:
+        """An expression: expr := term (('+' | '-') term)*."""
         node = self.term()
         while True:
             if self.take("+"):
-                node = Node("+", None, (node, self.term()))
+                node = Node("+", None, (node, self.term()), position=node.position)
             elif self.take("-"):
-                node = Node("-", None, (node, self.term()))
+                node = Node("-", None, (node, self.term()), position=node.position)
             else:
                 return node
 
     def term(self) -> Node:
+        """A term: term := unary (('*' | '/') unary)*."""
         node = self.unary()
         while True:
             if self.take("*"):
-                node = Node("*", None, (node, self.unary()))
+                node = Node("*", None, (node, self.unary()), position=node.position)
             elif self.take("/"):
-                node = Node("/", None, (node, self.unary()))
+                node = Node("/", None, (node, self.unary()), position=node.position)
             else:
                 return node
 
     def unary(self) -> Node:
+        """A signed factor: unary := ('+' | '-') unary | power."""
+        token = self.peek()
+        where = token[2] if token else 0
         if self.take("+"):
             self.enter()
             node = self.unary()
-            self.depth -= 1
+            self.leave()
             return node
         if self.take("-"):
             self.enter()
-            node = Node("neg", None, (self.unary(),))
-            self.depth -= 1
+            node = Node("neg", None, (self.unary(),), position=where)
+            self.leave()
             return node
         return self.power()
 
     def power(self) -> Node:
+        """A power: power := atom ('**' unary)?."""
         base = self.atom()
         if self.take("**"):
             self.enter()
             exponent = self.unary()
-            self.depth -= 1
-            return Node("**", None, (base, exponent))
+            self.leave()
+            return Node("**", None, (base, exponent), position=base.position)
         return base
 
     def atom(self) -> Node:
+        """A number, a name, a call, a list, a root or a parenthesised expression."""
         token = self.peek()
         if token is None:
             raise self.fail("unexpected end of expression")
         kind, value, where = token
         if kind == "number":
             self.pos += 1
-            return Node("num", _number(value, self))
+            node = Node("num", _number(value, self), text=value, position=where)
+            if self.syntax.percent and self.take("%"):
+                return Node("percent", None, (node,), text=value + "%", position=where)
+            return node
         if kind == "name":
             self.pos += 1
             if len(value) > MAX_NAME:
                 raise self.fail(f"name too long ({len(value)} characters, at most {MAX_NAME})")
-            if value in FUNCTIONS:
+            arity = self.syntax.arity(value)
+            if arity is not None:
                 if not self.take("("):
                     raise self.fail(f"{value} must be followed by '('")
-                return Node(value, None, (self.group(),))
+                return Node(value, None, self.arguments(value, arity), position=where)
             if self.take("("):
-                raise self.fail(f"unknown function {value!r} (only {', '.join(FUNCTIONS)})")
-            return Node("name", value)
+                only = ", ".join(self.syntax.function_names)
+                raise self.fail(f"unknown function {value!r} (only {only})")
+            return Node("name", value, position=where)
         if value == "(":
             self.pos += 1
-            return self.group()
+            node = self.group()
+            return Node(node.kind, node.value, node.children, node.text, where)
+        if value == "[" and self.syntax.max_list:
+            self.pos += 1
+            return Node("list", None, self.items(), position=where)
+        if value == "√" and self.syntax.root_prefix:
+            self.pos += 1
+            self.enter()
+            node = Node("sqrt", None, (self.atom(),), position=where)
+            self.leave()
+            return node
         raise self.fail(f"unexpected {value!r} at position {where}")
 
     def group(self) -> Node:
@@ -214,11 +343,52 @@ class _Parser:
         node = self.expr()
         if not self.take(")"):
             raise self.fail("missing ')'")
-        self.depth -= 1
+        self.leave()
         return node
 
+    def arguments(self, name: str, arity: tuple[int, int]) -> tuple[Node, ...]:
+        """The arguments of a call (the '(' already taken), their number checked."""
+        low, high = arity
+        if high == 1:
+            return (self.group(),)
+        count = str(low) if low == high else f"{low} to {high}"
+        self.enter()
+        args = (
+            [] if self.take(")") else self.separated(")", high, f"{name} takes {count} arguments")
+        )
+        self.leave()
+        if not low <= len(args) <= high:
+            raise self.fail(f"{name} takes {count} arguments, got {len(args)}")
+        return tuple(args)
 
-def _number(text: str, parser: _Parser) -> Rational:
+    def items(self) -> tuple[Node, ...]:
+        """The items of a list (the '[' already taken)."""
+        self.enter()
+        most = self.syntax.max_list
+        found = (
+            ()
+            if self.take("]")
+            else tuple(self.separated("]", most, f"list too long (more than {most} items)"))
+        )
+        self.leave()
+        return found
+
+    def separated(self, close: str, most: int, too_many: str) -> list[Node]:
+        """At most ``most`` expressions separated by ',', then ``close``."""
+        found = [self.expr()]
+        while self.take(","):
+            if len(found) == most:
+                raise self.fail(too_many)
+            found.append(self.expr())
+        if not self.take(close):
+            raise self.fail(f"missing {close!r}")
+        return found
+
+
+_Parser = Parser
+
+
+def _number(text: str, parser: Parser) -> Rational:
     mantissa, _, exponent = text.lower().partition("e")
     digits = mantissa.replace(".", "")
     if len(digits) > MAX_DIGITS:
@@ -239,7 +409,7 @@ def parse(text: str) -> Node:
     """
     if not isinstance(text, str):
         raise InvalidArgument(f"an expression must be text, got {type(text).__name__}")
-    return _Parser(text).parse()
+    return Parser(text).parse()
 
 
 def names_in(node: Node) -> set[str]:
@@ -257,6 +427,11 @@ def names_in(node: Node) -> set[str]:
 def _bits(value: Expr) -> int:
     num, den = sympy.fraction(value)
     return max(int(abs(num)).bit_length(), int(abs(den)).bit_length())
+
+
+def power(base: Expr, exponent: Expr, text: str) -> Expr:
+    """``base**exponent`` within the bounds: integer or half-integer exponents of bounded size."""
+    return _power(base, exponent, text)
 
 
 def _power(base: Expr, exponent: Expr, text: str) -> Expr:

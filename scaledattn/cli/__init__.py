@@ -17,6 +17,7 @@ from typing import NoReturn
 from scaledattn import __version__
 from scaledattn.cli import (
     calculator,
+    claims,
     docs,
     exercises,
     experiment,
@@ -27,9 +28,10 @@ from scaledattn.cli import (
 )
 from scaledattn.errors import InvalidArgument, NumericCheckFailed, ProofError
 
-COMMANDS = (theorems, witness, calculator, exercises, softmax, experiment, plot, docs)
+COMMANDS = (theorems, witness, calculator, exercises, softmax, experiment, plot, claims, docs)
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_UNDECIDED = 0, 1, 2, 3
+EXIT_INTERNAL = 70  # EX_SOFTWARE: a bug in scaledattn, never the user's input
 
 
 class UsageError(Exception):
@@ -106,3 +108,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return EXIT_OK
+    except Exception as err:  # a bug: say so in one line; --debug shows the traceback
+        if debug:
+            raise
+        print(
+            f"scaledattn: internal error: {type(err).__name__}: {err}"
+            " (please report it; --debug shows the traceback)",
+            file=sys.stderr,
+        )
+        return EXIT_INTERNAL

@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from scaledattn.docgen import write_docs
+from scaledattn.docgen import write_docs, write_plots
 from scaledattn.errors import InvalidArgument
 
 
@@ -15,6 +15,7 @@ def register(sub: Any) -> None:
     p = sub.add_parser("docs", help="regenerate the generated documentation pages")
     p.add_argument("-o", "--output", default="docs", help="the docs folder (default: docs)")
     p.add_argument("--check", action="store_true", help="only report stale pages; exit 1 if any")
+    p.add_argument("--plots", action="store_true", help="also redraw the figures (matplotlib)")
     p.set_defaults(func=cmd_docs)
 
 
@@ -28,8 +29,12 @@ def cmd_docs(args: argparse.Namespace) -> int:
     root = docs.resolve().parent
     if not root.is_dir():
         raise InvalidArgument(f"the folder {str(root)!r} does not exist")
+    if args.plots and args.check:
+        raise InvalidArgument("--plots draws figures; it cannot be combined with --check")
     try:
         changed = write_docs(root, docs, check=args.check)
+        if args.plots:
+            changed += write_plots(docs)
     except OSError as err:
         raise InvalidArgument(
             f"cannot write the docs to {str(docs)!r}: {err.strerror or err}"

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import importlib
 from typing import Any
 
 from scaledattn.derive import audit_of
+from scaledattn.numeric.exercises import verdicts as exercise_verdicts
 from scaledattn.render import audit_json, render, to_json
 
 
@@ -22,8 +22,7 @@ def register(sub: Any) -> None:
 
 def cmd_exercises(args: argparse.Namespace) -> int:
     """Print each exercise: question, enumeration, derivations, verdict; exit 1 on a failure."""
-    module = importlib.import_module("scaledattn.proofs.exercises")
-    verdicts = module.verdicts()
+    verdicts = exercise_verdicts()
     if args.format == "json":
         print(
             to_json(

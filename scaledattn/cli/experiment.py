@@ -71,7 +71,7 @@ def register(sub: Any) -> None:
         "experiment",
         help="re-run a lesson experiment (P1–P3, training) with 95%% intervals",
         description="Re-run one of the lesson's experiments; each measurement is printed"
-        " with its 95%% interval beside the lesson's published value.",
+        " with its 95% interval beside the lesson's published value.",
     )
     p.add_argument(
         "name",

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import argparse
+from collections import Counter
 from typing import Any
 
 from scaledattn.derive import audit_of
-from scaledattn.numeric.evaluate import show
-from scaledattn.numeric.evidence import DerivationWitness, SettingWitness, witness_derivation
+from scaledattn.numeric.evidence import DerivationWitness, module_witness, witness_line
 from scaledattn.numeric.montecarlo import Z_AGREE
 from scaledattn.registry import find_derivation, theorem_modules
 from scaledattn.render import FORMATS, render, to_json
@@ -29,6 +29,9 @@ def register(sub: Any) -> None:
         "check", help="verify every theorem, evaluate every step on numbers, print a summary"
     )
     p.add_argument("--json", action="store_true", help="machine-readable summary")
+    p.add_argument(
+        "--brief", action="store_true", help="one line per theorem, without the witness lines"
+    )
     p.set_defaults(func=cmd_check)
 
 
@@ -56,19 +59,12 @@ def cmd_derive(args: argparse.Namespace) -> int:
     return 0 if result.verified else 1
 
 
-def _witnesses(module: Any, d: Any) -> DerivationWitness:
-    """The numeric witness of one derivation, on its module's evidence() if it has one."""
-    evidence = getattr(module.module, "evidence", None)
-    settings = evidence().get(d.name) if callable(evidence) else None
-    return witness_derivation(d, settings)
-
-
 def cmd_check(args: argparse.Namespace) -> int:
     """Audit every derivation and evaluate it on its numeric witnesses; table and summary."""
     rows = []
     for module in theorem_modules():
         for d in module.derivations:
-            rows.append((module.name, d, audit_of(d), _witnesses(module, d)))
+            rows.append((module.name, d, audit_of(d), module_witness(module, d)))
     verified = all(r.verified for _, _, r, _ in rows)
     agrees = not any(w.refuted for _, _, _, w in rows)
     if args.json:
@@ -85,11 +81,11 @@ def cmd_check(args: argparse.Namespace) -> int:
             )
         )
     else:
-        _check_table(rows)
+        _check_table(rows, args.brief)
     return 0 if verified and agrees else 1
 
 
-def _check_table(rows: list[tuple[str, Any, Any, DerivationWitness]]) -> None:
+def _check_table(rows: list[tuple[str, Any, Any, DerivationWitness]], brief: bool) -> None:
     width = max(len(d.name) for _, d, _, _ in rows)
     print(f"{'theorem':<{width}}  steps  kernel    numbers  statement")
     for _, d, r, w in rows:
@@ -97,15 +93,15 @@ def _check_table(rows: list[tuple[str, Any, Any, DerivationWitness]]) -> None:
         numbers = "AGREE" if w.agrees else "DIFFER" if w.refuted else "—"
         print(f"{d.name:<{width}}  {len(d.steps):>5}  {verdict:<8}  {numbers:<7}  {_statement(d)}")
         for s in w.settings:
-            print("    " + witness_line(d, s))
+            if not brief:
+                print("    " + witness_line(d, s))
     failed = [d.name for _, d, r, _ in rows if not r.verified]
     differ = [d.name for _, d, _, w in rows if w.refuted]
     untested = [d.name for _, d, _, w in rows if not w.tested]
     total = sum(len(d.steps) for _, d, _, _ in rows)
     modules = len({m for m, _, _, _ in rows})
     settings = [s for _, _, _, w in rows for s in w.settings if not s.unsupported]
-    exact = sum(1 for s in settings if s.measurement and s.measurement.method == "exact")
-    sampled = sum(1 for s in settings if s.measurement and s.measurement.method != "exact")
+    methods = Counter(s.measurement.method for s in settings if s.measurement)
     values = sum(len(s.steps) for s in settings)
     print()
     if failed:
@@ -115,47 +111,25 @@ def _check_table(rows: list[tuple[str, Any, Any, DerivationWitness]]) -> None:
             f"All {len(rows)} derivations of {modules} theorems verified:"
             f" {total} steps, each checked by the kernel."
         )
-    summary = (
-        f"{len(settings)} numeric settings ({exact} measured exactly, {sampled} by Monte Carlo),"
-        f" {values} step comparisons"
-    )
+    measured = ", ".join(f"{methods[m]} {how}" for m, how in METHODS.items() if methods[m])
+    summary = f"{len(settings)} numeric settings ({measured}), {values} step comparisons"
     if differ:
         print(f"Numbers DIFFER for: {', '.join(differ)} ({summary}).")
     else:
         print(f"Numbers agree: {summary}, every step's two sides equal.")
     if untested:
         print(f"No numeric witness yet (terms the evaluator does not know): {', '.join(untested)}.")
-    if sampled:
+    if methods["monte-carlo"]:
         print(
             f"Monte Carlo ± is the z = {Z_AGREE:.2f} interval: a false alarm has probability 1e-6."
         )
 
 
-def witness_line(d: Any, s: SettingWitness) -> str:
-    """One setting on one line: the model, the measured statement, and any disagreement."""
-    mark = "✓" if s.agrees else "·" if s.unsupported else "✗"
-    if s.error:
-        return f"{mark} {s.description}: {s.error}"
-    wrong = s.disagreements()
-    if wrong:
-        step = wrong[0]
-        return (
-            f"{mark} {s.description}: step {step.number} (by {step.label}) changes the value"
-            f" from {show(step.before)} to {show(step.after)}"
-        )
-    m = s.measurement
-    if m is None:
-        return f"{mark} {s.description}: {len(s.steps)} steps agree"
-    quantity = unicode_line(m.expr)
-    if m.method == "exact":
-        measured = f"{show(m.measured)} (exact)"
-    else:
-        half = m.half_width or 0.0
-        measured = f"{float(m.measured):.4g} ± {half:.2g} (Monte Carlo, n = {m.samples})"
-        if not m.trusted:
-            measured += f", UNTRUSTED: {m.warning}"
-    if m.target is not None:
-        rhs = unicode_line(d.statement.rhs)
-        claim = f"{quantity} = {show(m.target)} iff {rhs}, which is {show(m.expected)}"
-        return f"{mark} {s.description}: {claim}; {quantity} = {measured}"
-    return f"{mark} {s.description}: {quantity} expected {show(m.expected)}, measured {measured}"
+#: How each kind of measurement is named in the summary.
+METHODS = {
+    "exact": "measured exactly",
+    "monte-carlo": "by Monte Carlo",
+    "direct": "evaluated directly",
+    "central-difference": "by central differences",
+    "growing-λ": "along growing λ",
+}

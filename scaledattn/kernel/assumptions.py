@@ -69,10 +69,6 @@ class Assumption:
         return repr(self)
 
 
-def _unit_name(unit: Any) -> str:
-    return unit.label.name if isinstance(unit, RandomVector) else str(unit)
-
-
 def _check_unit(unit: Any) -> Any:
     if isinstance(unit, RandomVector):
         return unit.label

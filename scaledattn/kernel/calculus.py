@@ -95,10 +95,6 @@ def _fresh(avoid: set[Any], preferred: str = "j") -> Symbol:
     return Symbol(f"j{n}", integer=True, positive=True)
 
 
-def _symbols(expr: Expr) -> set[Any]:
-    return {a for a in sympy.preorder_traversal(expr) if isinstance(a, Symbol)}
-
-
 # ------------------------------------------------------------------ definitions
 
 

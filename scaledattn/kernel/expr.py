@@ -498,7 +498,9 @@ def same(a: Expr, b: Expr) -> bool | None:
     for point in _sample_points():
         values = {atom: point(n) for n, atom in enumerate(atoms)}
         number = diff.xreplace(values).evalf(40)
-        if number.is_number and (number.is_real is False or abs(number) > 1e-25):
+        if number.has(sympy.nan, sympy.zoo, sympy.oo, -sympy.oo) or not number.is_number:
+            continue  # undefined at this point (a division by zero): no verdict from it
+        if number.is_real is False or abs(number) > 1e-25:
             return False
     return None
 

@@ -8,6 +8,11 @@
 - :mod:`~scaledattn.numeric.model`, :mod:`~scaledattn.numeric.evaluate`,
   :mod:`~scaledattn.numeric.evidence`: concrete models of a derivation's assumptions,
   and the evaluation of every step of a derivation on them.
+- :mod:`~scaledattn.numeric.scores`, :mod:`~scaledattn.numeric.calculus`,
+  :mod:`~scaledattn.numeric.enclosure`, :mod:`~scaledattn.numeric.calculus_evidence`:
+  the same for the softmax calculus: concrete scores and indices, values of softmax,
+  derivatives (``sympy.diff`` of the written-out expression) and limits (samples along
+  λ → ∞) as rigorous interval enclosures.
 
 Nothing here can make a Theorem: numbers are evidence, shown as such.
 """

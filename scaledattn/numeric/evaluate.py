@@ -36,6 +36,7 @@ from scaledattn.errors import InvalidArgument
 from scaledattn.kernel import Component, Cov, CrossSum, Dot, E, Group, IndexSum, Std, Var
 from scaledattn.kernel.expr import RandomVariable, VectorLabel
 from scaledattn.numeric.distributions import to_sympy
+from scaledattn.numeric.enclosure import Approx
 from scaledattn.numeric.model import LatentKey, Model
 
 __all__ = ["Evaluator", "Num", "Poly", "equal", "same_value", "show"]
@@ -114,6 +115,8 @@ def show(x: Num | bool) -> str:
     """A value as text: ``35/4``, ``sqrt(3)/3``, ``true``."""
     if isinstance(x, bool):
         return "true" if x else "false"
+    if isinstance(x, Approx):
+        return str(x)
     return str(x) if isinstance(x, RATIONAL) else sympy.sstr(x)
 
 

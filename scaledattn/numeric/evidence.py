@@ -9,6 +9,10 @@ whose two sides differ on a model that satisfies the assumptions is wrong,
 whatever the kernel said. The statement's left side is also measured by an
 independent route (:mod:`scaledattn.numeric.measure`).
 
+A derivation about scores, softmax, derivatives or limits is evaluated by
+:mod:`scaledattn.numeric.calculus_evidence` instead: concrete n, indices and scores,
+values as interval enclosures.
+
 The result is evidence, never a Theorem.
 
 Examples
@@ -27,15 +31,18 @@ from __future__ import annotations
 
 import zlib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from scaledattn.errors import InvalidArgument
 from scaledattn.kernel import Derivation, Moment, Positive
 from scaledattn.kernel.expr import Component
+from scaledattn.kernel.theorem import Step
 from scaledattn.numeric.evaluate import Evaluator, Num, Unsupported, equal, same_value, show
 from scaledattn.numeric.measure import Measurement, measure_statement
 from scaledattn.numeric.model import Model, build_model, independence_problem, signature
+from scaledattn.numeric.scores import is_calculus
+from scaledattn.render.display import unicode_line
 
 __all__ = [
     "DEFAULT_SAMPLES",
@@ -43,6 +50,9 @@ __all__ = [
     "SettingWitness",
     "StepCheck",
     "check_assumptions",
+    "module_witness",
+    "witness_line",
+    "step_label",
     "witness_derivation",
 ]
 
@@ -87,6 +97,7 @@ class SettingWitness:
     measurement: Measurement | None = None
     error: str = ""
     unsupported: bool = False
+    values: Mapping[str, Any] = field(default_factory=dict)
 
     @property
     def refutes(self) -> bool:
@@ -116,6 +127,8 @@ class SettingWitness:
         }
         if self.measurement is not None:
             out["measurement"] = self.measurement.as_json()
+        if self.values:
+            out["values"] = dict(self.values)
         if self.error:
             out["error"] = self.error
         if self.unsupported:
@@ -196,11 +209,21 @@ def check_assumptions(derivation: Derivation, model: Model, ev: Evaluator) -> st
     return ""
 
 
+def step_label(step: Step) -> str:
+    """The name of the rule or theorem a step cites (a str rule is its own name)."""
+    rule = step.rule
+    return rule if isinstance(rule, str) else str(getattr(rule, "name", rule))
+
+
 def _seed(name: str, n: int) -> int:
     return zlib.crc32(f"{name}/{n}".encode())
 
 
 def _witness_setting(derivation: Derivation, data: Setting, seed: int) -> SettingWitness:
+    if is_calculus(derivation):
+        from scaledattn.numeric.calculus_evidence import witness_calculus_setting
+
+        return witness_calculus_setting(derivation, data)
     try:
         model = build_model(signature(derivation), data)
     except InvalidArgument as err:
@@ -215,7 +238,7 @@ def _witness_setting(derivation: Derivation, data: Setting, seed: int) -> Settin
         labels = []
         for step in derivation.steps:
             values.append(ev.evaluate(step.claim))
-            labels.append(getattr(step.rule, "name", str(step.rule)))
+            labels.append(step_label(step))
         values.append(ev.evaluate(derivation.statement.rhs))
         labels.append("statement")
         checks = tuple(
@@ -251,3 +274,42 @@ def witness_derivation(
         for n, data in enumerate(settings)
     )
     return DerivationWitness(derivation.name, source, witnesses)
+
+
+def module_witness(module: Any, d: Derivation) -> DerivationWitness:
+    """The numeric witness of one derivation, on its module's evidence() if it has one."""
+    evidence = getattr(module.module, "evidence", None)
+    settings = evidence().get(d.name) if callable(evidence) else None
+    return witness_derivation(d, settings)
+
+
+def witness_line(d: Any, s: SettingWitness) -> str:
+    """One setting on one line: the model, the measured statement, and any disagreement."""
+    mark = "✓" if s.agrees else "·" if s.unsupported else "✗"
+    if s.error:
+        return f"{mark} {s.description}: {s.error}"
+    wrong = s.disagreements()
+    if wrong:
+        step = wrong[0]
+        return (
+            f"{mark} {s.description}: step {step.number} (by {step.label}) changes the value"
+            f" from {show(step.before)} to {show(step.after)}"
+        )
+    m = s.measurement
+    if m is None:
+        return f"{mark} {s.description}: {len(s.steps)} steps agree"
+    if m.detail:
+        return f"{mark} {s.description}: {m.detail}"
+    quantity = unicode_line(m.expr)
+    if m.method == "exact":
+        measured = f"{show(m.measured)} (exact)"
+    else:
+        half = m.half_width or 0.0
+        measured = f"{float(m.measured):.4g} ± {half:.2g} (Monte Carlo, n = {m.samples})"
+        if not m.trusted:
+            measured += f", UNTRUSTED: {m.warning}"
+    if m.target is not None:
+        rhs = unicode_line(d.statement.rhs)
+        claim = f"{quantity} = {show(m.target)} iff {rhs}, which is {show(m.expected)}"
+        return f"{mark} {s.description}: {claim}; {quantity} = {measured}"
+    return f"{mark} {s.description}: {quantity} expected {show(m.expected)}, measured {measured}"

@@ -74,6 +74,7 @@ class Measurement:
     seed: int | None = None
     trusted: bool = True
     warning: str = ""
+    detail: str = ""
 
     @property
     def half_width(self) -> float | None:
@@ -102,6 +103,8 @@ class Measurement:
             out.update(samples=self.samples, seed=self.seed, trusted=self.trusted)
         if self.warning:
             out["warning"] = self.warning
+        if self.detail:
+            out["detail"] = self.detail
         return out
 
 

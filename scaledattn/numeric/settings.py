@@ -40,6 +40,7 @@ from scaledattn.kernel import (
 )
 from scaledattn.kernel.expr import Component
 from scaledattn.numeric.model import Signature, signature
+from scaledattn.numeric.scores import default_score_settings, is_calculus
 from scaledattn.numeric.spec import format_number
 
 __all__ = ["default_settings"]
@@ -137,7 +138,13 @@ def _spec(mean: Fraction, var: Fraction, finite: bool) -> str:
 
 
 def default_settings(derivation: Derivation) -> list[dict[str, Any]]:
-    """Two settings (finite laws, then Gaussian) satisfying the declared assumptions."""
+    """Two settings (finite laws, then Gaussian) satisfying the declared assumptions.
+
+    A derivation about scores, softmax, derivatives or limits gets
+    :func:`~scaledattn.numeric.scores.default_score_settings` instead.
+    """
+    if is_calculus(derivation):
+        return default_score_settings(derivation)
     sig = signature(derivation)
     declared = _declared(derivation, sig)
     out = []

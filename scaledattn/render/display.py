@@ -119,6 +119,8 @@ class UnicodeLinePrinter(StrPrinter):
             return str(self._print(base))
         if exp == sympy.S.Half:
             return "√" + str(self.parenthesize(base, PRECEDENCE["Pow"]))
+        if exp == -sympy.S.Half:
+            return "1/√" + str(self.parenthesize(base, PRECEDENCE["Pow"]))
         if exp.is_Integer and exp > 1:
             power = str(exp).translate(_SUPERSCRIPT)
             return str(self.parenthesize(base, PRECEDENCE["Pow"])) + power

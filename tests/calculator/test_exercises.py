@@ -8,10 +8,11 @@ from types import ModuleType
 
 import pytest
 
-from scaledattn.calculator import coin
 from scaledattn.cli import main
 from scaledattn.derive import audit_of
-from scaledattn.errors import InvalidArgument
+from scaledattn.numeric import exercises as judged
+from scaledattn.numeric.distributions import Coin, Finite
+from scaledattn.numeric.exact import combinations
 from scaledattn.registry import all_derivations
 
 
@@ -19,32 +20,25 @@ def exercises() -> ModuleType:
     return importlib.import_module("scaledattn.proofs.exercises")
 
 
-def test_the_d2_coin_model_has_four_product_combinations_of_sixteen_patterns() -> None:
-    rows = coin.combinations(2)
-    assert [(r.products, r.value) for r in rows] == [
+def test_the_d2_coin_model_has_four_product_combinations() -> None:
+    listing = combinations(Coin(), Coin(), 2)
+    assert [(tuple(map(int, r.products)), int(r.score)) for r in listing.rows] == [
         ((1, 1), 2),
         ((1, -1), 0),
         ((-1, 1), 0),
         ((-1, -1), -2),
     ]
-    assert all(r.probability == Fraction(1, 4) and r.patterns == 4 for r in rows)
-    assert len(list(coin.outcomes(2))) == 16
-    assert coin.mean_and_variance(coin.distribution(2)) == (0, 2)
+    assert all(r.probability == Fraction(1, 4) for r in listing.rows)
+    assert (listing.mean, listing.variance) == (0, 2)
 
 
 @pytest.mark.parametrize("d", range(1, 7))
 def test_coin_enumeration_gives_variance_d(d: int) -> None:
-    assert coin.mean_and_variance(coin.distribution(d)) == (0, d)
-
-
-@pytest.mark.parametrize("d", [0, -1, coin.MAX_DIM + 1])
-def test_coin_enumeration_refuses_dimensions_it_cannot_list(d: int) -> None:
-    with pytest.raises(InvalidArgument, match="enumeration takes d_k"):
-        coin.distribution(d)
+    assert combinations(Coin(), Coin(), d).variance == d
 
 
 def test_every_exercise_is_verified_and_agrees_with_its_enumeration() -> None:
-    verdicts = exercises().verdicts()
+    verdicts = judged.verdicts()
     assert [v.number for v in verdicts] == [1, 2, 3]
     assert all(v.ok for v in verdicts)
     assert all(audit_of(d).verified for v in verdicts for d in v.derivations)
@@ -55,11 +49,10 @@ def test_every_exercise_is_verified_and_agrees_with_its_enumeration() -> None:
 
 
 def test_a_verdict_fails_when_the_enumeration_disagrees(monkeypatch: pytest.MonkeyPatch) -> None:
-    module = exercises()
-    monkeypatch.setattr(
-        module, "distribution", lambda d, pmf=coin.COIN: {-3: Fraction(1, 2), 3: Fraction(1, 2)}
-    )
-    assert not any(v.ok for v in module.verdicts())
+    wrong = Finite(values=(-3, 3))
+    monkeypatch.setattr(judged, "Coin", lambda: wrong)
+    monkeypatch.setattr(judged, "PLUS_MINUS_TWO", wrong)
+    assert not any(v.ok for v in judged.verdicts())
 
 
 def test_the_exercise_derivations_are_part_of_scaledattn_check() -> None:
@@ -79,10 +72,7 @@ def test_the_exercises_command_prints_each_answer_and_verdict(
 ) -> None:
     assert main(["exercises"]) == 0
     out = capsys.readouterr().out
-    for row in (
-        "(+1, +1)        2          1/4  4 of 16",
-        "(-1, -1)       -2          1/4  4 of 16",
-    ):
+    for row in ("(+1, +1)        2          1/4", "(-1, -1)       -2          1/4"):
         assert row in out
     assert out.count("Verdict: VERIFIED") == 3
     assert "VERIFIED exercise3_scale" in out

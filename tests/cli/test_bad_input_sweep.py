@@ -66,6 +66,7 @@ SWEEP: dict[str, list[Bad]] = {
     "check": [
         bad("check", "extra", says="unrecognized arguments: extra"),
         bad("check", "--json=1", says="ignored explicit argument '1'"),
+        bad("check", "--brief=yes", says="ignored explicit argument 'yes'"),
     ],
     "witness": [
         bad("witness", says="the following arguments are required: --distribution, --d-k"),
@@ -238,8 +239,34 @@ SWEEP: dict[str, list[Bad]] = {
         bad("plot", "training", "-o", "x.png", "--lr", "0", says="learning rate must be"),
         bad("plot", "saturation", "-o", "x.png", "--lr", "1", says="--lr applies to the training"),
     ],
+    "verify": [
+        bad("verify", says="the following arguments are required: CLAIM"),
+        bad("verify", "", says="empty expression"),
+        bad("verify", "Var(X) =", says="unexpected end of expression"),
+        bad("verify", "__import__('os')", says="unexpected character '_'"),
+        bad("verify", "Var(X) = 1", "--assume", "", says="empty expression"),
+        bad("verify", "Var(X) = 1", "--assume", "foo(X", says="unknown function 'foo'"),
+        bad("verify", "Var(X) = 1", "--assume", "Var(X) = nan", says='in "Var(X) = nan"'),
+        bad("verify", "Var(dot(q, k)) = d_k", "--assume", "d_k = 0", says="d_k must be"),
+        bad("verify", "Var(X) = 1", "--seed=-1", says="--seed must be between 0 and"),
+        bad("verify", "Var(X) = 1", "--seed", "nan", says="invalid int value: 'nan'"),
+        bad("verify", "Var(X) = 1", "--trials", "0", says="trials must be between"),
+        bad("verify", "Var(X) = 1", "--trials", HUGE, says="trials must be between"),
+        bad("verify", "Var(X) = 1", "--brief=1", says="ignored explicit argument '1'"),
+        bad("verify", "Var(X) = 1", "--json=1", says="ignored explicit argument '1'"),
+    ],
+    "claims": [
+        bad("claims", "--source", "nope", says="unknown source 'nope'"),
+        bad("claims", "--source", "", says="unknown source ''"),
+        bad("claims", "--seed=-1", says="--seed must be between 0 and"),
+        bad("claims", "--seed", "x", says="invalid int value: 'x'"),
+        bad("claims", "--json=1", says="ignored explicit argument '1'"),
+        bad("claims", "extra", says="unrecognized arguments: extra"),
+    ],
     "docs": [
         bad("docs", "-o", "", says="-o/--output is empty"),
+        bad("docs", "--plots", "--check", says="cannot be combined with --check"),
+        bad("docs", "--plots=1", says="ignored explicit argument '1'"),
         bad("docs", "-o", "no/such/folder/docs", says="does not exist"),
         bad("docs", "--output", "/proc/no_such_docs", says="cannot write the docs"),
         bad("docs", "--check=1", says="ignored explicit argument '1'"),
@@ -369,7 +396,7 @@ CALCULATOR = {
 BAD_VALUES: dict[str, dict[str | None, list[str]]] = {
     "list": {None: ["extra", "", "ünï"]},
     "derive": {None: ["", "nope", "ünï", HUGE], "--format": ["", "pdf", "ünï"]},
-    "check": {None: ["extra"], "--json": FLAG},
+    "check": {None: ["extra"], "--json": FLAG, "--brief": FLAG},
     "witness": {
         "--distribution": ["", "nope", "ünï", "gaussian:var=-1", "gaussian:var=nan"],
         "--k-distribution": ["", "nope", "coin:p=2", "uniform:low=inf"],
@@ -405,7 +432,16 @@ BAD_VALUES: dict[str, dict[str | None, list[str]]] = {
         "--trials": COUNT,
         "--lr": ["", "x", "ünï", *NOT_FINITE, "0", "-1"],
     },
-    "docs": {"-o": ["", "no/such/folder/docs"], "--check": FLAG},
+    "verify": {
+        None: ["", "Var(X) =", "__import__('os')", "ünï", "1/0 = 1", "(" * 60],
+        "--assume": ["", "foo(X", "Var(X) = nan", "d_k = 0", "Var(X) = -1"],
+        "--seed": [*NOT_INT, "-1", HUGE],
+        "--trials": COUNT,
+        "--brief": FLAG,
+        "--json": FLAG,
+    },
+    "claims": {None: ["extra"], "--source": ["", "nope", "ünï"], "--seed": [*NOT_INT, "-1"]},
+    "docs": {"-o": ["", "no/such/folder/docs"], "--check": FLAG, "--plots": FLAG},
 }
 
 #: Valid arguments each command starts from (the fuzz adds one bad ingredient).
@@ -423,6 +459,8 @@ BASE: dict[str, st.SearchStrategy[list[str]]] = {
         lambda n: [n]
     ),
     "plot": st.sampled_from(["saturation", "training"]).map(lambda n: [n, "-o", "x.png"]),
+    "verify": st.just(["Var(X) = Var(X)"]),
+    "claims": st.just(["--source", "000"]),
     "docs": st.just(["-o", "out"]),
 }
 
@@ -462,7 +500,7 @@ def bad_argvs(draw: st.DrawFn) -> list[str]:
     if noise_options and kind != "missing" and command not in ("docs", "plot"):
         for extra in draw(st.lists(st.sampled_from(noise_options), max_size=2, unique=True)):
             noise.append(f"{extra}={draw(ANY_VALUES)}")
-    if option is None and command == "derive":
+    if option is None and command in ("derive", "verify"):
         argv = [command]  # the bad theorem name replaces the good one
     return [*argv, *noise, *ingredient]
 

@@ -1,47 +1,79 @@
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 from types import SimpleNamespace
+from typing import Any
 
 import pytest
+from scaledattn.proofs import softmax_gradient as grad
+from sympy import KroneckerDelta
 
 from scaledattn.cli import main
+from scaledattn.cli.theorems import METHODS
+from scaledattn.derive import calc
+from scaledattn.kernel import Deriv, Rule
 from scaledattn.registry import TheoremModule, theorem_modules
 from tests.numeric.test_evidence import WRONG
 
 
-def test_check_shows_each_theorems_numeric_witnesses(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["check"]) == 0
-    out = capsys.readouterr().out
-    assert "q ~ coin, k ~ coin, dₖ = 64: Var(q·k) expected 64, measured 64 (exact)" in out
-    assert "(Monte Carlo, n = " in out
-    assert "Numbers agree:" in out
+def _run(argv: list[str]) -> tuple[int, str]:
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        code = main(argv)
+    return code, out.getvalue()
 
 
-def test_check_json_carries_the_witness_data(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["check", "--json"]) == 0
-    data = json.loads(capsys.readouterr().out)
-    assert data["verified"] is True
-    assert data["agrees"] is True
-    for theorem in data["theorems"]:
+@pytest.fixture(scope="module")
+def check_text() -> str:
+    """The output of ``scaledattn check`` (run once for this module's tests)."""
+    code, out = _run(["check"])
+    assert code == 0
+    return out
+
+
+@pytest.fixture(scope="module")
+def check_json() -> Any:
+    """The parsed output of ``scaledattn check --json`` (run once)."""
+    code, out = _run(["check", "--json"])
+    assert code == 0
+    return json.loads(out)
+
+
+def test_check_shows_each_theorems_numeric_witnesses(check_text: str) -> None:
+    assert "q ~ coin, k ~ coin, dₖ = 64: Var(q·k) expected 64, measured 64 (exact)" in check_text
+    assert "(Monte Carlo, n = " in check_text
+    assert "Numbers agree:" in check_text
+
+
+def test_check_json_carries_the_witness_data(check_json: Any) -> None:
+    assert check_json["verified"] is True
+    assert check_json["agrees"] is True
+    for theorem in check_json["theorems"]:
         numeric = theorem["numeric"]
-        if not numeric["tested"]:
-            continue  # see test_every_theorem_has_a_numeric_witness
         assert numeric["agrees"] is True
         assert numeric["settings"]
         for s in numeric["settings"]:
             assert s["steps"]
             assert all(step["agrees"] for step in s["steps"])
-            assert s["measurement"]["method"] in ("exact", "monte-carlo")
+            assert s["measurement"]["method"] in METHODS
 
 
-@pytest.mark.xfail(
-    strict=True, reason="the numeric evaluator does not know the softmax calculus terms yet"
-)
-def test_every_theorem_has_a_numeric_witness(capsys: pytest.CaptureFixture[str]) -> None:
-    main(["check", "--json"])
-    data = json.loads(capsys.readouterr().out)
-    assert all(t["numeric"]["tested"] for t in data["theorems"])
+def test_every_theorem_has_a_numeric_witness(check_json: Any) -> None:
+    assert all(t["numeric"]["tested"] for t in check_json["theorems"])
+    assert all(t["numeric"]["agrees"] for t in check_json["theorems"])
+
+
+def test_check_shows_the_softmax_witnesses(check_text: str) -> None:
+    assert (
+        "n = 3, i = 1, m = 3, s = (1/2, -1, 2): pᵢ·δᵢₘ - pᵢ·pₘ = -0.137707612257204;" in check_text
+    )
+    assert "central difference of ∂pᵢ/∂sₘ (h = 1e-21): -0.137707612257204 ± " in check_text
+    assert "from √2 = 1.4142135623731 at λ = 16, 32, 64, 128" in check_text
+    assert "r = (4, 5/2, 11/2): p'ᵢ = pᵢ = 0.0391125732706874" in check_text
+    assert "evaluated directly" in check_text
+    assert "No numeric witness yet" not in check_text
 
 
 def test_check_fails_when_numbers_refute_a_step_the_kernel_accepted(
@@ -58,3 +90,34 @@ def test_check_fails_when_numbers_refute_a_step_the_kernel_accepted(
     assert "VERIFIED  DIFFER" in out
     assert "step 1 (by variance_is_second_moment) changes the value from 2/9 to 1/3" in out
     assert "Numbers DIFFER for: wrong_variance" in out
+
+
+def test_check_fails_when_numbers_refute_a_softmax_step_the_kernel_accepted(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    p, s, i, m = grad.p, grad.s, grad.i, grad.m
+    plus = p[i] * KroneckerDelta(i, m) + p[i] * p[m]
+    rule = Rule(
+        "jacobian_plus",
+        "false",
+        lambda e, c, env: (plus, frozenset()) if isinstance(e, Deriv) else None,
+    )
+    wrong = (
+        calc("wrong_jacobian", Deriv(p[i], s[m]), plus, assuming=grad.softmax_gradient.assumptions)
+        .eq(plus, by=rule)
+        .qed()
+    )
+    module = SimpleNamespace(
+        evidence=lambda: {"wrong_jacobian": ({"n": 3, "i": 1, "m": 3, "s": [0, 1, 2]},)}
+    )
+    fake = TheoremModule("wrong", "a false rule", (wrong,), module)  # type: ignore[arg-type]
+    monkeypatch.setattr("scaledattn.cli.theorems.theorem_modules", lambda: (fake,))
+    assert main(["check"]) == 1
+    out = capsys.readouterr().out
+    assert "wrong_jacobian" in out
+    assert "VERIFIED  DIFFER" in out
+    assert (
+        "step 1 (by jacobian_plus) changes the value from -0.0598920245448189 to 0.0598920245448189"
+        in out
+    )
+    assert "Numbers DIFFER for: wrong_jacobian" in out

@@ -117,3 +117,22 @@ def test_a_proof_script_with_one_wrong_claim_exits_non_zero_naming_the_step(tmp_
     assert result.returncode == 1
     assert "REJECTED variance_of_sum: step 6" in result.stdout
     assert "Verdict: REJECTED" in result.stdout
+
+
+def test_an_internal_error_is_one_line_without_a_traceback(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import scaledattn.cli.theorems as theorems
+
+    def broken(args: object) -> int:
+        raise ZeroDivisionError("a bug")
+
+    monkeypatch.setattr(theorems, "cmd_list", broken)
+    code, _, err = run(capsys, "list")
+    assert code == 70
+    assert err.strip() == (
+        "scaledattn: internal error: ZeroDivisionError: a bug"
+        " (please report it; --debug shows the traceback)"
+    )
+    with pytest.raises(ZeroDivisionError):
+        main(["--debug", "list"])

@@ -676,3 +676,12 @@ def test_one_local_rewrite_is_one_instance_of_the_rules_law(
     result = rule.local(before, Context(), R.Env())
     assert result is not None
     assert same(result[0], after) is True
+
+
+def test_an_undefined_expression_is_never_equal_and_never_crashes_the_check() -> None:
+    from scaledattn.kernel import same
+
+    undefined = S.One / S.Zero  # SymPy's complex infinity, zoo
+    assert same(undefined, undefined) is not True
+    assert same(undefined + E(X), E(X)) is not True
+    assert rejection(R.ring, E(X) / (E(X) - E(X)), E(X)) is not None

@@ -1,0 +1,20 @@
+"""Check a claim: the claim language, the verifier, and the ledger of the source texts.
+
+- :mod:`~scaledattn.claims.syntax`: the claim language, read by the calculator's
+  bounded parser (never ``eval``);
+- :mod:`~scaledattn.claims.terms`: kernel terms and numbers from a syntax tree;
+- :mod:`~scaledattn.claims.automation`: derivations for identities, checked by the kernel;
+- :mod:`~scaledattn.claims.numbers`: interval arithmetic and digit tolerances;
+- :mod:`~scaledattn.claims.counterexample`: concrete models on which two sides differ;
+- :mod:`~scaledattn.claims.statistics`: ``measured(…)``, the lesson's experiments re-run;
+- :mod:`~scaledattn.claims.compare`: ``≈`` and inequalities on enclosed values;
+- :mod:`~scaledattn.claims.verify`: :func:`verify`, the verdict and its evidence;
+- :mod:`~scaledattn.claims.ledger`: every checkable claim of the source texts, as data;
+- :mod:`~scaledattn.claims.report`: the table, the JSON and the docs page.
+"""
+
+from scaledattn.claims.outcome import Evidence, Result, Verdict
+from scaledattn.claims.syntax import parse_assumption, parse_claim
+from scaledattn.claims.verify import verify
+
+__all__ = ["Evidence", "Result", "Verdict", "parse_assumption", "parse_claim", "verify"]

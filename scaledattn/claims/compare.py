@@ -1,0 +1,424 @@
+"""Numeric claims: reduce a side to a closed form, enclose it, compare it with the claim.
+
+The comparisons of the verifier (:mod:`scaledattn.claims.verify`), kept apart from its
+identities: ``≈`` against the tolerance of the written digits, ``measured(…) ≈ x``
+against a re-run experiment (:mod:`scaledattn.claims.statistics`), and ``<``, ``<=``,
+``>``, ``>=`` on the whole interval of the two sides' difference. A side with moments
+is first reduced by a derivation the kernel checks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import sympy
+from sympy import Expr, Symbol
+
+from scaledattn.attention.experiments import ExperimentResult
+from scaledattn.attention.stats import Measurement
+from scaledattn.calculator.parse import Node
+from scaledattn.claims.automation import Chain, audit_summary, derivation_of, normalize
+from scaledattn.claims.numbers import (
+    Interval,
+    compare,
+    decimals_of,
+    enclose,
+    rounded_to,
+    show_number,
+)
+from scaledattn.claims.outcome import Evidence, Outcome, Verdict
+from scaledattn.claims.setup import Setup
+from scaledattn.claims.statistics import (
+    EXPERIMENTS,
+    Z_REFUTE,
+    experiment_of,
+    measurement,
+    p_value,
+    standard_error,
+    z_score,
+)
+from scaledattn.claims.syntax import unparse
+from scaledattn.claims.terms import Value, has_moments, is_literal, tolerance
+from scaledattn.derive import audit_of
+from scaledattn.errors import InvalidArgument
+from scaledattn.kernel import Derivation
+from scaledattn.kernel.expr import is_random
+from scaledattn.render import render
+from scaledattn.render.display import unicode_line
+from scaledattn.render.json import audit_json
+
+__all__ = [
+    "Comparisons",
+    "Undecided",
+    "degenerate",
+    "derivation_evidence",
+    "number_text",
+    "rules_of",
+    "short",
+    "show",
+    "unique",
+]
+
+
+class Undecided(Exception):
+    """A side could not be reduced to a number: the relation is undecided, with this reason."""
+
+
+def degenerate(*exprs: Any) -> bool:
+    """True when a reduction produced ∞ or NaN (a division by a term that is zero)."""
+    return any(
+        getattr(e, "has", None) is not None and e.has(sympy.zoo, sympy.nan, sympy.oo, -sympy.oo)
+        for e in exprs
+    )
+
+
+def short(x: Expr, most: int = 80) -> str:
+    """``show(x)``, cut to ``most`` characters."""
+    text = show(x)
+    return text if len(text) <= most else text[: most - 1] + "…"
+
+
+def show(x: Expr) -> str:
+    """An expression for people; a rational with a finite decimal expansion as a decimal."""
+    if isinstance(x, sympy.Rational) and not x.is_Integer:
+        q = int(x.q)
+        while q % 2 == 0:
+            q //= 2
+        while q % 5 == 0:
+            q //= 5
+        if q == 1:
+            return str(sympy.Float(x, 30)).rstrip("0")
+    return unicode_line(x)
+
+
+def derivation_evidence(derivation: Derivation, what: str) -> Evidence:
+    """Evidence of a checked derivation: its summary, its rendering, and its JSON."""
+    result = audit_of(derivation)
+    return Evidence(
+        "derivation",
+        f"{what}: {audit_summary(result)}",
+        render(result, "text"),
+        {"derivation": audit_json(result)},
+    )
+
+
+class Comparisons:
+    """The numeric comparisons of a claim being decided (mixed into the verifier's Context)."""
+
+    setup: Setup
+    seed: int
+    trials: dict[str, int]
+    ranges: dict[Symbol, tuple[Fraction, Fraction]]
+    measured: list[Evidence]
+
+    # -------------------------------------------------------- reduction
+    def reduce(self, value: Expr, what: str) -> tuple[Expr, list[Evidence]]:
+        """A side's closed form (moments reduced by a checked derivation), with its evidence."""
+        if not (has_moments(value) or is_random(value)):
+            return value, []
+        chain = normalize(value, self.setup.env)
+        end = chain.end
+        if degenerate(end):
+            raise InvalidArgument(f"{what} reduces to a division by zero")
+        if has_moments(end) or is_random(end):
+            raise Undecided(
+                f"the automation could not reduce {short(value)} (it reached {short(end)})"
+            )
+        derivation = derivation_of("reduction", value, end, chain, Chain(end, ()), self.setup.env)
+        result = audit_of(derivation)
+        if not result.verified:
+            raise Undecided(f"the kernel refused the reduction of {show(value)}")
+        return end, [derivation_evidence(derivation, f"{what} = {show(end)}")]
+
+    def numeric(self, value: Expr, what: str) -> tuple[Expr, Interval, list[Evidence]]:
+        """A side's closed form and its interval; undecided when it depends on a constant."""
+        closed, evidence = self.reduce(value, what)
+        extra = closed.free_symbols - set(self.setup.scope.boxes)
+        if extra:
+            names = ", ".join(sorted(str(s) for s in extra))
+            raise Undecided(
+                f"{show(closed)} depends on {names}; give a value (--assume 'd_k = 64')"
+            )
+        self.fill(closed)
+        return closed, enclose(closed, self.ranges), evidence
+
+    def fill(self, expr: Expr) -> None:
+        """Give every placeholder in ``expr`` its range (running experiments as needed)."""
+        for symbol in expr.free_symbols:
+            box = self.setup.scope.boxes.get(symbol)
+            if box is None or symbol in self.ranges:
+                continue
+            if box.kind == "rounded":
+                assert box.low is not None
+                assert box.high is not None
+                self.ranges[symbol] = (box.low, box.high)
+                continue
+            m, result = measurement(box.label, self.seed, self.trials)
+            se = standard_error(m)
+            low, high = m.value - Z_REFUTE * se, m.value + Z_REFUTE * se
+            self.ranges[symbol] = (Fraction(low), Fraction(high))
+            self.measured.append(_measured(box.label, m, result))
+
+    # ------------------------------------------------------ approximately
+    def approximately(
+        self, left_node: Node, right_node: Node, left: Value, right: Value
+    ) -> Outcome:
+        """``left ≈ right``: the written side's digits give the tolerance."""
+        if is_literal(right_node):
+            written, other, node = right_node, left, left_node
+        elif is_literal(left_node):
+            written, other, node = left_node, right, right_node
+        else:
+            raise InvalidArgument(
+                "≈ needs a written number (or a list of written numbers) on one side,"
+                " whose digits set the tolerance"
+            )
+        listed = written.kind == "list"
+        targets = [_written_number(c) for c in (written.children if listed else (written,))]
+        values = other if isinstance(other, tuple) else (other,)
+        if listed != isinstance(other, tuple) or len(targets) != len(values):
+            raise InvalidArgument(
+                f"≈ compares {len(values)} value(s) with {len(targets)} written number(s)"
+            )
+        try:
+            labels = [show(v) for v in values] if listed else [unparse(node)]
+            entries = [
+                self.close(v, t[0], t[1], label)
+                for v, t, label in zip(values, targets, labels, strict=True)
+            ]
+        except Undecided as err:
+            return Outcome(Verdict.UNDECIDED, reason=str(err))
+        verdict = Verdict.combine(e.verdict for e in entries)
+        evidence = [x for e in entries for x in e.evidence]
+        text, claimed = unparse(node), unparse(written)
+        halves = {t[1] for t in targets}
+        allowed = " or ".join(f"± {float(h):g}" for h in sorted(halves))
+        if not all(e.statistical for e in entries):
+            shown = ", ".join(e.shown for e in entries)
+            shown = f"[{shown}]" if listed else shown
+            wrong = [n for n, e in enumerate(entries, 1) if e.verdict is Verdict.REFUTED]
+            where = (
+                f"; entr{'y' if len(wrong) == 1 else 'ies'} {', '.join(map(str, wrong))} outside"
+                if listed and wrong
+                else ""
+            )
+            evidence.append(
+                Evidence(
+                    "computation", f"{text} = {shown}; the claim says {claimed} ({allowed}){where}"
+                )
+            )
+        evidence += [e for e in self.measured if e not in evidence]
+        if any(e.rounded for e in entries) and verdict is Verdict.VERIFIED:
+            evidence.append(Evidence("note", "consistent with the rounding of the inputs"))
+        correct = ""
+        if verdict is Verdict.REFUTED:
+            first = entries[0]
+            if listed:
+                correct = _list_correct(entries)
+            elif first.statistical:
+                correct = first.correct
+            elif first.rounded:
+                correct = f"{text} lies in {first.shown} whatever the unrounded inputs"
+            elif first.correct == first.shown or "e+" in first.correct:
+                correct = f"{text} = {first.shown}"
+            else:
+                correct = f"{text} = {first.shown}, {first.correct} to the claim's digits"
+        reason = "; ".join(
+            (f"entry {n}: " if listed else "") + e.reason
+            for n, e in enumerate(entries, 1)
+            if e.reason
+        )
+        return Outcome(verdict, tuple(unique(evidence)), correct, None, reason)
+
+    def close(self, value: Expr, target: Fraction, half: Fraction, label: str) -> _Close:
+        """One value against ``target ± half``."""
+        boxes = self.setup.scope.boxes
+        if isinstance(value, Symbol) and value in boxes and boxes[value].kind == "measured":
+            return self.statistical(boxes[value].label, target, half)
+        closed, interval, evidence = self.numeric(value, label)
+        low, high = target - half, target + half
+        where = compare(interval, low, high)
+        kinds = {boxes[s].kind for s in closed.free_symbols if s in boxes}
+        shown = number_text(
+            closed, interval, with_form=bool(evidence), decimals=decimals_of(half) + 2
+        )
+        precise = show_number(interval, 5) if interval.point else _range(interval)
+        if "rounded" in kinds and "measured" not in kinds:
+            if where == "outside":
+                return _Close(Verdict.REFUTED, shown, evidence, shown, rounded=True)
+            return _Close(Verdict.VERIFIED, shown, evidence, rounded=True)
+        correct = rounded_to(interval, half) if interval.point else _range(interval)
+        if where == "inside":
+            return _Close(Verdict.VERIFIED, shown, evidence, correct, precise=precise)
+        if where == "outside":
+            return _Close(Verdict.REFUTED, shown, evidence, correct, precise=precise)
+        return _Close(
+            Verdict.UNDECIDED,
+            shown,
+            evidence,
+            reason=f"{shown} lies on the edge of the tolerance {_range_of(low, high)}",
+        )
+
+    def statistical(self, name: str, target: Fraction, half: Fraction) -> _Close:
+        """``measured(name) ≈ target``: re-run the experiment, compare with its own error."""
+        m, result = measurement(name, self.seed, self.trials)
+        published_trials = EXPERIMENTS[experiment_of(name)][1]
+        se = standard_error(m)
+        z = z_score(m.value, se, float(target), half, result.trials, published_trials)
+        own = (
+            f", itself an estimate from {published_trials} trials"
+            if published_trials
+            else ", taken as exact"
+        )
+        summary = (
+            f"the claim's {_written(target, half)} (± {float(half):g} as written{own}) lies"
+            f" z = {z:.2f} combined standard errors beyond its rounding (p = {p_value(z):.2g});"
+            f" consistent at z ≤ 1.96, refuted at z > {Z_REFUTE:.2f}"
+        )
+        evidence = [_measured(name, m, result), Evidence("measurement", summary)]
+        shown = f"{m.value:.4g}"
+        if z <= 1.96:
+            return _Close(Verdict.VERIFIED, shown, evidence, statistical=True)
+        if z > Z_REFUTE:
+            correct = f"{name} = {m.value:.4g} (95% interval [{m.ci95[0]:.4g}, {m.ci95[1]:.4g}])"
+            return _Close(Verdict.REFUTED, shown, evidence, correct, statistical=True)
+        return _Close(
+            Verdict.UNDECIDED,
+            shown,
+            evidence,
+            reason=(
+                f"{name} measures {m.value:.4g}: the claim's {_written(target, half)} is"
+                f" inconsistent at 95% (z = {z:.2f}) but not beyond doubt"
+                f" (refuted above z = {Z_REFUTE:.2f})"
+            ),
+            statistical=True,
+        )
+
+    # --------------------------------------------------------- inequality
+    def inequality(
+        self, relation: str, left: Value, right: Value, texts: tuple[str, str]
+    ) -> Outcome:
+        """``left < right`` and the like, decided on the whole interval of left − right."""
+        if isinstance(left, tuple) or isinstance(right, tuple):
+            raise InvalidArgument(f"{relation} compares numbers, not lists")
+        try:
+            a, ia, ea = self.numeric(left, texts[0])
+            b, ib, eb = self.numeric(right, texts[1])
+        except Undecided as err:
+            return Outcome(Verdict.UNDECIDED, reason=str(err))
+        low, high = ia.low - ib.high, ia.high - ib.low
+        holds = {
+            "<": high < 0, "<=": high <= 0, ">": low > 0, ">=": low >= 0,
+        }[relation]  # fmt: skip
+        fails = {
+            "<": low >= 0, "<=": low > 0, ">": high <= 0, ">=": high < 0,
+        }[relation]  # fmt: skip
+        shown = [f"{texts[0]} = {number_text(a, ia)}"]
+        if not b.is_Number:
+            shown.append(f"{texts[1]} = {number_text(b, ib)}")
+        evidence = (*ea, *eb, Evidence("computation", ", ".join(shown)), *self.measured)
+        if holds:
+            return Outcome(Verdict.VERIFIED, tuple(unique(evidence)))
+        if fails:
+            return Outcome(
+                Verdict.REFUTED,
+                tuple(unique(evidence)),
+                f"{texts[0]} = {number_text(a, ia)}, not {relation} {texts[1]}",
+            )
+        return Outcome(
+            Verdict.UNDECIDED,
+            tuple(unique(evidence)),
+            reason=f"{relation} holds on part of the interval only",
+        )
+
+
+@dataclass
+class _Close:
+    """One value against one written number."""
+
+    verdict: Verdict
+    shown: str
+    evidence: list[Evidence]
+    correct: str = ""
+    reason: str = ""
+    precise: str = ""
+    rounded: bool = False
+    statistical: bool = False
+
+
+def _written_number(node: Node) -> tuple[Fraction, Fraction]:
+    found = tolerance(node)
+    assert found is not None  # the side was checked with is_literal
+    return found
+
+
+def rules_of(evidence: Evidence) -> list[str]:
+    """The rule names in a derivation's summary '…: N steps checked by the kernel (a, b)'."""
+    if evidence.kind != "derivation" or not evidence.summary.endswith(")"):
+        return []
+    return evidence.summary.rsplit("(", 1)[1].rstrip(")").split(", ")
+
+
+def unique(evidence: Sequence[Evidence]) -> list[Evidence]:
+    """The evidence without repeats, in order."""
+    seen: set[tuple[str, str]] = set()
+    out = []
+    for e in evidence:
+        if (e.kind, e.summary) not in seen:
+            seen.add((e.kind, e.summary))
+            out.append(e)
+    return out
+
+
+def _written(target: Fraction, half: Fraction) -> str:
+    decimals = decimals_of(half)
+    return f"{float(target):.{decimals}f}"
+
+
+def _list_correct(entries: list[_Close]) -> str:
+    wrong = [n for n, e in enumerate(entries, 1) if e.verdict is Verdict.REFUTED]
+    rounded = ", ".join(
+        e.correct if e.correct and not e.correct.startswith("[") else e.shown for e in entries
+    )
+    label = f"entr{'y' if len(wrong) == 1 else 'ies'} {', '.join(map(str, wrong))} wrong"
+    precise = ", ".join(e.precise or e.shown for e in entries)
+    return f"[{rounded}] to the claim's digits ({label}); more precisely [{precise}]"
+
+
+def number_text(expr: Expr, interval: Interval, with_form: bool = True, decimals: int = 0) -> str:
+    """A value for people: exact when it is short, else its form (if wanted) and digits."""
+    if interval.exact:
+        return show(expr) if expr.is_Rational and expr.q < 1000 else show_number(interval)
+    if interval.point:
+        size = abs(interval.mid)
+        whole = len(str(int(size))) if 1 <= size < 10**15 else 0
+        text = show_number(interval, max(6, whole + decimals))
+        form = show(expr)
+        if expr.is_Number or not with_form or len(form) > 30:
+            return text
+        return f"{form} ≈ {text}"
+    return _range(interval)
+
+
+def _range(interval: Interval) -> str:
+    return f"[{show_number(interval.low, 5)}, {show_number(interval.high, 5)}]"
+
+
+def _range_of(low: Fraction, high: Fraction) -> str:
+    return f"[{show_number(low, 5)}, {show_number(high, 5)}]"
+
+
+def _measured(name: str, m: Measurement, result: ExperimentResult) -> Evidence:
+    experiment = experiment_of(name)
+    label = EXPERIMENTS[experiment][0]
+    size = f"{result.trials} {'runs' if experiment == 'training' else 'trials'}"
+    if "lr" in result.extra:
+        size += f", learning rate {result.extra['lr']:g}"
+    return Evidence(
+        "measurement",
+        f"{name} = {m.value:.4g}, 95% interval [{m.ci95[0]:.4g}, {m.ci95[1]:.4g}]"
+        f" (experiment {experiment}, lesson {label}, {size}, seed {result.seed})",
+    )

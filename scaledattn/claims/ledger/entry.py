@@ -1,0 +1,36 @@
+"""One claim of a source text, as data: where it is, what it says, and how to check it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["QUOTE_GAP", "Entry"]
+
+#: Separates the parts of a quote taken from different places in the same text.
+QUOTE_GAP = " … "
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A claim of a source text.
+
+    ``source`` is the text's file name; ``quote`` the sentence in the original
+    language (parts from different places joined by `` … ``); ``claim`` the claim in
+    the claim language with its assumptions ``assume``; ``condition`` the reading
+    under which the verdict is stated, for a claim true only under a condition;
+    ``note`` how the sentence was read; ``inconsistency`` marks two statements of
+    the same text that disagree.
+    """
+
+    source: str
+    quote: str
+    claim: str
+    assume: tuple[str, ...] = ()
+    condition: str = ""
+    note: str = ""
+    inconsistency: bool = False
+
+    @property
+    def parts(self) -> tuple[str, ...]:
+        """The quoted parts, each verbatim in the source."""
+        return tuple(self.quote.split(QUOTE_GAP))

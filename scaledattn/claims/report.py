@@ -1,0 +1,184 @@
+"""Verdicts for people and programs: one claim's report, the ledger's table, its docs page.
+
+Examples
+--------
+>>> from scaledattn.claims.verify import verify
+>>> print(result_text(verify("exp(3.2) ≈ 24.5")))
+Claim     exp(3.2) ≈ 24.5
+Assuming  nothing
+VERIFIED
+Evidence
+  computation     exp(3.2) = 24.5325; the claim says 24.5 (± 0.05)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from scaledattn.claims.ledger import SOURCES, Row
+from scaledattn.claims.outcome import Result, Verdict
+
+__all__ = ["ledger_json", "ledger_markdown", "ledger_text", "result_text"]
+
+
+def _indent(text: str, pad: str) -> str:
+    return "\n".join(pad + line if line else line for line in text.splitlines())
+
+
+def result_text(result: Result, detail: bool = True) -> str:
+    """One claim's verdict, its assumptions, the right value or reason, and the evidence."""
+    lines = [f"Claim     {result.claim}"]
+    lines.append("Assuming  " + ("; ".join(result.assumptions) or "nothing"))
+    verdict = result.verdict.value
+    if result.verdict is Verdict.REFUTED and result.correct:
+        verdict += f" — correct: {result.correct}"
+    elif result.verdict is Verdict.REFUTED and result.counterexample:
+        verdict += " — counterexample below"
+    elif result.reason:
+        verdict += f" — {result.reason}"
+    lines.append(verdict)
+    if result.evidence:
+        lines.append("Evidence")
+        for e in result.evidence:
+            lines.append(f"  {e.kind:<15} {e.summary}")
+            if detail and e.detail:
+                lines.append(_indent(e.detail, "      "))
+    return "\n".join(lines)
+
+
+def _key_line(result: Result) -> str:
+    """The line that says why: the right value, the reason, or the first evidence."""
+    if result.verdict is Verdict.REFUTED:
+        if result.correct:
+            return f"right: {result.correct}"
+        for e in result.evidence:
+            if e.kind in ("counterexample", "computation"):
+                return e.summary
+    if result.verdict is Verdict.UNDECIDED:
+        return f"why: {result.reason}"
+    if not result.evidence:
+        return ""
+    first = result.evidence[0]
+    if first.kind == "note" and len(result.evidence) > 1:  # n of the n relations verified
+        return f"{first.summary}; {result.evidence[1].summary}"
+    return first.summary
+
+
+def _counts(rows: Sequence[Row]) -> str:
+    n = {v: sum(1 for r in rows if r.result.verdict is v) for v in Verdict}
+    return (
+        f"{len(rows)} claims: {n[Verdict.VERIFIED]} verified, {n[Verdict.REFUTED]} refuted,"
+        f" {n[Verdict.UNDECIDED]} undecided"
+    )
+
+
+def _by_source(rows: Sequence[Row]) -> dict[str, list[Row]]:
+    grouped: dict[str, list[Row]] = {}
+    for row in rows:
+        grouped.setdefault(row.entry.source, []).append(row)
+    return grouped
+
+
+def _claim_label(row: Row) -> str:
+    label = row.entry.claim
+    if row.entry.assume:
+        label += "   given " + "; ".join(row.entry.assume)
+    return label
+
+
+def ledger_text(rows: Sequence[Row]) -> str:
+    """The ledger as a table: per source, each claim's verdict, quote and key evidence."""
+    out: list[str] = []
+    for source, group in _by_source(rows).items():
+        out.append(f"{source} ({SOURCES[source]}): {_counts(group)}")
+        for row in group:
+            tag = " [inconsistency]" if row.entry.inconsistency else ""
+            out.append(f"  {row.result.verdict.value:<10} {_claim_label(row)}{tag}")
+            if row.entry.condition:
+                out.append(f"             condition: {row.entry.condition}")
+            out.append(f"             “{row.entry.quote}”")
+            key = _key_line(row.result)
+            if key:
+                out.append(f"             {key}")
+        out.append("")
+    out.append(f"All {len(_by_source(rows))} texts: {_counts(rows)}.")
+    mistakes = [r for r in rows if r.result.verdict is Verdict.REFUTED]
+    if mistakes:
+        out.append("Refuted (the texts' mistakes, with the right values):")
+        for r in mistakes:
+            where = r.entry.source.split("_")[0]
+            condition = f" ({r.entry.condition})" if r.entry.condition else ""
+            out.append(f"  {where}  {r.entry.claim}{condition}")
+            out.append(f"       {_key_line(r.result)}")
+    undecided = [r for r in rows if r.result.verdict is Verdict.UNDECIDED]
+    if undecided:
+        out.append("Undecided:")
+        for r in undecided:
+            out.append(f"  {r.entry.source.split('_')[0]}  {r.entry.claim}: {r.result.reason}")
+    return "\n".join(out)
+
+
+def ledger_json(rows: Sequence[Row]) -> list[dict[str, Any]]:
+    """``[{source, quote, claim, verdict, evidence, …}]``, one object per claim."""
+    out = []
+    for row in rows:
+        e, r = row.entry, row.result
+        item: dict[str, Any] = {
+            "source": e.source,
+            "quote": e.quote,
+            "claim": e.claim,
+            "assume": list(e.assume),
+            "condition": e.condition,
+            "note": e.note,
+            "inconsistency": e.inconsistency,
+            **{k: v for k, v in r.as_json().items() if k != "claim"},
+        }
+        out.append(item)
+    return out
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "&#124;").replace("\n", " ")
+
+
+GENERATED_NOTE = (
+    "<!-- generated by `scaledattn docs` from the ledger; edit scaledattn/claims/ledger -->"
+)
+
+
+def ledger_markdown(rows: Sequence[Row]) -> str:
+    """The docs page: every claim of the four texts with the verdict computed now."""
+    lines = [
+        GENERATED_NOTE,
+        "",
+        "# Claims of the source texts, checked",
+        "",
+        "Every checkable claim of the four source texts (`docs/sources/`), written in the",
+        "claim language and verified when this page is generated: identities by derivations",
+        "the kernel checks, numbers by interval arithmetic to the tolerance their digits imply,",
+        "measurements by re-running the lesson's experiments (seed 0, the lesson's sizes).",
+        'Run `scaledattn claims` to check them yourself, or `scaledattn verify "CLAIM"` for one.',
+        "",
+        f"**{_counts(rows)}.**",
+        "",
+    ]
+    for source, group in _by_source(rows).items():
+        lines += [f"## `{source}` — {SOURCES[source]}", "", _counts(group) + ".", ""]
+        lines += ["| verdict | claim | quote | evidence |", "|---|---|---|---|"]
+        for row in group:
+            e, r = row.entry, row.result
+            claim = f"`{e.claim}`"
+            if e.assume:
+                claim += " given " + ", ".join(f"`{a}`" for a in e.assume)
+            if e.condition:
+                claim += f" — *{e.condition}*"
+            if e.inconsistency:
+                claim += " (inconsistency)"
+            verdict = f"**{r.verdict.value}**"
+            evidence = _key_line(r)
+            if e.note:
+                evidence += f" ({e.note})"
+            lines.append(f"| {verdict} | {_cell(claim)} | {_cell(e.quote)} | {_cell(evidence)} |")
+        lines.append("")
+    return "\n".join(lines)

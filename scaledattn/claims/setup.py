@@ -1,0 +1,238 @@
+"""The assumptions of a claim: the lesson's defaults, and what ``--assume`` adds or changes.
+
+Defaults (the lesson's, and Vaswani et al.'s footnote): the components of q and k
+are independent, with mean 0 and variance 1; the scale c is positive. X, Y, Z are
+arbitrary random variables: nothing is assumed about them. An assumption is
+
+- ``independent(X, Y)``: the listed random variables are independent;
+- ``E(q_i) = m``, ``Var(k_i) = v``: the components' moments (every i alike), which
+  replace the defaults; ``E(X) = 0``, ``Var(X) = d_k``, ``Cov(X, Y) = 0``: moments of
+  other terms;
+- ``d_k = 64``, ``c = 8``, ``sigma = 2``: a value for a constant;
+- ``Y = X``, ``Z = (dot(q, k) + d_k)/2``: a definition of a random variable;
+- ``c > 0``: a constant is positive.
+
+Examples
+--------
+>>> from scaledattn.claims.syntax import parse_assumption, parse_claim
+>>> claim = parse_claim("Var(X + Y) = Var(X) + Var(Y)")
+>>> setup = prepare(claim, [parse_assumption("independent(X, Y)")])
+>>> setup.described
+['Independent(X, Y)']
+>>> prepare(parse_claim("Var(dot(q, k)) = d_k"), []).described[0]
+'IndependentComponents(q, k) (default)'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+import sympy
+from sympy import Symbol
+
+from scaledattn.calculator.build import variance_assumptions
+from scaledattn.calculator.setting import Setting
+from scaledattn.claims.automation import Environment, Lemmas
+from scaledattn.claims.syntax import Assumed, Claim, unparse
+from scaledattn.claims.terms import CONSTANTS, MAX_DIMENSION, SCALARS, Scope, Value, components_of
+from scaledattn.errors import InvalidArgument
+from scaledattn.kernel import (
+    Assumption,
+    Cov,
+    E,
+    Independent,
+    IndependentComponents,
+    Moment,
+    Positive,
+    RandomVariable,
+    RandomVector,
+    Var,
+)
+from scaledattn.kernel.expr import Component, is_random
+from scaledattn.render.display import assumption_text
+
+__all__ = ["Setup", "prepare"]
+
+
+@dataclass
+class Setup:
+    """Everything a claim is verified under: names, kernel assumptions, lemmas, built sides."""
+
+    claim: Claim
+    scope: Scope
+    assumptions: list[Assumption] = field(default_factory=list)
+    described: list[str] = field(default_factory=list)
+    sides: list[Value] = field(default_factory=list)
+    qk: Setting | None = None
+    env: Environment = field(default_factory=lambda: Environment(()))
+
+    @property
+    def positives(self) -> list[Symbol]:
+        """The constants declared positive."""
+        return [a.symbol for a in self.assumptions if isinstance(a, Positive)]
+
+    def add(self, assumption: Assumption, default: bool = False, note: str = "") -> None:
+        """Declare an assumption (once) and describe it."""
+        if assumption in self.assumptions:
+            return
+        self.assumptions.append(assumption)
+        text = assumption_text(assumption) + (" (default)" if default else "") + note
+        self.described.append(text)
+
+
+_QK_FIELDS = {
+    ("E", "q"): "mean_q",
+    ("E", "k"): "mean_k",
+    ("Var", "q"): "var_q",
+    ("Var", "k"): "var_k",
+}
+
+
+def _constant(setup: Setup, name: str, assumed: Assumed) -> None:
+    assert assumed.right is not None
+    value = setup.scope.scalar(assumed.right, f"the value of {name}")
+    if value.free_symbols or not value.is_real:
+        raise InvalidArgument(f"{name} must be given a number, got {sympy.sstr(value)}")
+    if name == "d_k" and not (value.is_Integer and 1 <= value <= MAX_DIMENSION):
+        raise InvalidArgument(f"d_k must be a whole number from 1 to {MAX_DIMENSION}, got {value}")
+    if CONSTANTS[name]().is_positive and not value.is_positive:
+        raise InvalidArgument(f"{name} is positive, got {sympy.sstr(value)}")
+    if name in setup.scope.constants:
+        raise InvalidArgument(f"{name} is given a value twice")
+    setup.scope.constants[name] = value
+    setup.described.append(f"{name} = {sympy.sstr(value)}")
+
+
+def _definition(setup: Setup, name: str, assumed: Assumed) -> None:
+    assert assumed.right is not None
+    if name in setup.scope.definitions:
+        raise InvalidArgument(f"{name} is defined twice")
+    setup.scope.definitions[name] = assumed.right
+    value = setup.scope.scalar(assumed.right, f"the definition of {name}")
+    if name in {s.name for s in value.atoms(RandomVariable)}:
+        raise InvalidArgument(f"{name} is defined in terms of itself")
+    setup.described.append(f"{name} = {sympy.sstr(value)}")
+
+
+def _moment(setup: Setup, assumed: Assumed, qk: dict[str, Any], given: set[str]) -> None:
+    assert assumed.left is not None
+    assert assumed.right is not None
+    lhs = setup.scope.scalar(assumed.left, "an assumption")
+    value = setup.scope.scalar(assumed.right, "an assumption's value")
+    if not isinstance(lhs, (E, Var, Cov)):
+        raise InvalidArgument(
+            f"cannot assume {assumed.text!r}: an assumption is independent(…), E(…) = v,"
+            " Var(…) = v, Cov(…) = v, a constant's value, a definition X = …, or c > 0"
+        )
+    if is_random(value):
+        raise InvalidArgument(f"a moment's value must not be random: {assumed.text!r}")
+    atom = lhs.args[0] if isinstance(lhs, (E, Var)) else None
+    touches_qk = bool(components_of([lhs]))
+    if isinstance(atom, Component) and isinstance(atom.index, Symbol):
+        key = _QK_FIELDS[(type(lhs).__name__, atom.label.name)]
+        if key in given:
+            raise InvalidArgument(f"{assumed.text!r} repeats an assumption about {atom}")
+        qk[key] = value
+        given.add(key)
+        return
+    if touches_qk:
+        raise InvalidArgument(
+            f"cannot assume {assumed.text!r}: for q and k, give E(q_i), Var(q_i), E(k_i)"
+            " or Var(k_i) (every component alike); they stay independent"
+        )
+    setup.add(Moment(lhs, value))
+
+
+def _unit(setup: Setup, name: str) -> Any:
+    if name in SCALARS:
+        return RandomVariable(name)
+    if name in ("q", "k"):
+        return RandomVector(name, setup.scope.dimension())
+    raise InvalidArgument(f"independent(…) takes random variables X, Y, Z (or q, k), got {name!r}")
+
+
+@contextmanager
+def quoting(scope: Scope, text: str) -> Iterator[None]:
+    """Errors raised while reading one assumption quote that assumption, not the claim."""
+    claim_text, scope.text = scope.text, text
+    try:
+        yield
+    finally:
+        scope.text = claim_text
+
+
+def _first_pass(setup: Setup, a: Assumed, later: list[Assumed]) -> None:
+    """Constants and positivity now; assumptions about random variables go to ``later``."""
+    name = str(a.left.value) if a.left is not None and a.left.kind == "name" else ""
+    if a.relation == "=" and name in CONSTANTS:
+        _constant(setup, name, a)
+    elif a.relation == "=" and name in SCALARS:
+        later.insert(0, a)
+    elif a.relation == ">":
+        symbol = setup.scope.scalar(a.left, "an assumption") if a.left else None
+        zero = setup.scope.scalar(a.right, "an assumption") if a.right else None
+        if not (isinstance(symbol, Symbol) and name in CONSTANTS and zero == 0):
+            raise InvalidArgument(f"an inequality assumption is NAME > 0, got {a.text!r}")
+        setup.add(Positive(symbol))
+    else:
+        later.append(a)
+
+
+def _second_pass(setup: Setup, a: Assumed, qk: dict[str, Any], given: set[str]) -> None:
+    """Independence, definitions of random variables, and moments."""
+    if a.relation == "independent":
+        units = [_unit(setup, n) for n in a.names]
+        if set(a.names) == {"q", "k"}:
+            return  # the default already declares every component independent
+        setup.add(Independent(*units))
+    elif a.left is not None and a.left.kind == "name" and str(a.left.value) in SCALARS:
+        _definition(setup, str(a.left.value), a)
+    else:
+        _moment(setup, a, qk, given)
+
+
+def prepare(claim: Claim, assumed: Sequence[Assumed]) -> Setup:
+    """Read the assumptions, build the claim's sides, and declare what the kernel may use."""
+    setup = Setup(claim, Scope(text=claim.text))
+    later: list[Assumed] = []
+    for a in assumed:
+        with quoting(setup.scope, a.text):
+            _first_pass(setup, a, later)
+    qk: dict[str, Any] = {}
+    given: set[str] = set()
+    for a in later:
+        with quoting(setup.scope, a.text):
+            _second_pass(setup, a, qk, given)
+    setup.sides = [setup.scope.build(node) for node in claim.sides]
+    for node, value in zip(claim.sides, setup.sides, strict=True):
+        for x in value if isinstance(value, tuple) else (value,):
+            if is_random(x):
+                raise InvalidArgument(
+                    f"{unparse(node)} is random: a claim compares numbers and moments"
+                    " such as E(X), Var(X), std(X)"
+                )
+    flat = [x for v in setup.sides for x in (v if isinstance(v, tuple) else (v,))]
+    if components_of(flat) or qk:
+        s = Setting(d=setup.scope.dimension(), **qk)
+        for assumption in variance_assumptions(s):
+            default = not any(k in given for k in _fields_of(assumption))
+            setup.add(assumption, default=default)
+        setup.qk = s
+    c = CONSTANTS["c"]()
+    if "c" not in setup.scope.constants and any(c in x.free_symbols for x in flat):
+        setup.add(Positive(c), default=True)
+    setup.env = Environment(tuple(setup.assumptions), Lemmas(setup.qk))
+    return setup
+
+
+def _fields_of(assumption: Assumption) -> tuple[str, ...]:
+    if isinstance(assumption, Moment) and isinstance(assumption.lhs, (E, Var)):
+        atom = assumption.lhs.args[0]
+        if isinstance(atom, Component):
+            return (_QK_FIELDS[(type(assumption.lhs).__name__, atom.label.name)],)
+    if isinstance(assumption, IndependentComponents):
+        return ()
+    return ()

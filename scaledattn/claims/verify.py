@@ -1,0 +1,386 @@
+"""The verifier: VERIFIED, REFUTED (with the right value or a counterexample) or UNDECIDED.
+
+- ``a = b`` is an identity. The automation (:mod:`scaledattn.claims.automation`)
+  writes a derivation from a to b and the kernel checks it: VERIFIED only on the
+  kernel's word. When both sides reduce to closed forms that differ, REFUTED with
+  the left side's checked closed form and values of the constants where the two
+  differ; when they reduce to moments of arbitrary variables, REFUTED only with a
+  counterexample (:mod:`scaledattn.claims.counterexample`).
+- ``a ≈ 0.659`` compares numbers: the written side's digits give the tolerance
+  (0.659 means ± 0.0005, 39 means ± 0.5, lists elementwise) and the other side is
+  enclosed in an interval (:mod:`scaledattn.claims.numbers`). With ``rounded(…)``
+  inputs the claim is VERIFIED when some values consistent with the rounding give
+  the written result. ``measured(…) ≈ x`` is decided statistically
+  (:mod:`scaledattn.claims.statistics`).
+- ``a < b`` (and ``<=``, ``>``, ``>=``) holds when it holds on the whole interval.
+- ``A = a ⇔ c = r`` is an equivalence the kernel checks, as ``unique_scale``.
+- ``theorem(NAME)``: the kernel verifies the derivation NAME.
+
+Examples
+--------
+>>> verify("Var(X + Y) = Var(X) + Var(Y) + 2*Cov(X, Y)").verdict.value
+'VERIFIED'
+>>> r = verify("Var(X + Y) = Var(X) + Var(Y)")
+>>> r.verdict.value, r.counterexample["model"]
+('REFUTED', 'X ~ coin, Y = X')
+>>> verify("Var(X + Y) = Var(X) + Var(Y)", ["independent(X, Y)"]).verdict.value
+'VERIFIED'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+from typing import Any
+
+import sympy
+from sympy import Eq, Expr, Symbol
+
+from scaledattn.claims.automation import (
+    Chain,
+    derivation_of,
+    equivalence_of,
+    instance,
+    normalize,
+)
+from scaledattn.claims.compare import (
+    Comparisons,
+    degenerate,
+    derivation_evidence,
+    number_text,
+    rules_of,
+    short,
+    show,
+    unique,
+)
+from scaledattn.claims.counterexample import counterexample
+from scaledattn.claims.numbers import (
+    compare,
+    enclose,
+    show_number,
+)
+from scaledattn.claims.outcome import Evidence, Outcome, Result, Verdict
+from scaledattn.claims.setup import Setup, prepare
+from scaledattn.claims.syntax import parse_assumption, parse_claim, unparse
+from scaledattn.claims.terms import Value, has_moments
+from scaledattn.claims.theorems import limit, proved
+from scaledattn.derive import audit_of
+from scaledattn.errors import InvalidArgument
+from scaledattn.kernel import same
+from scaledattn.kernel.expr import is_random
+from scaledattn.kernel.rules import prop_key
+from scaledattn.render.display import unicode_line
+
+__all__ = ["verify"]
+
+
+def verify(
+    claim: str,
+    assume: Sequence[str] = (),
+    *,
+    seed: int = 0,
+    trials: Mapping[str, int] | None = None,
+) -> Result:
+    """Decide a claim under the lesson's defaults and the given assumptions.
+
+    ``seed`` and ``trials`` (per experiment) apply to ``measured(…)``. Bad input
+    raises InvalidArgument with a one-line message.
+    """
+    parsed = parse_claim(claim)
+    try:
+        setup = prepare(parsed, [parse_assumption(a) for a in assume])
+        context = Context(setup, seed, dict(trials or {}))
+        if parsed.kind == "theorem":
+            outcomes = [_theorem(parsed.name)]
+        elif parsed.kind == "equivalence":
+            outcomes = [context.equivalence()]
+        else:
+            outcomes = [context.link(relation, n) for n, relation in enumerate(parsed.relations)]
+    except InvalidArgument:
+        raise
+    except (TypeError, ValueError, ArithmeticError) as err:
+        # SymPy (or the kernel on a degenerate term such as 1/Cov(0, 0)) gave up.
+        raise InvalidArgument(
+            f"cannot decide {parsed.text!r}: {type(err).__name__}: {err}".splitlines()[0]
+        ) from None
+    return _result(parsed.text, setup, outcomes)
+
+
+def _result(text: str, setup: Setup, outcomes: list[Outcome]) -> Result:
+    verdict = Verdict.combine(o.verdict for o in outcomes)
+    evidence: list[Evidence] = []
+    for name in dict.fromkeys(setup.scope.limits):
+        found = limit(name)
+        evidence.append(
+            Evidence(
+                "theorem",
+                f"lim({name}) = {unicode_line(found.value)}: the limit of {found.of} as one"
+                f" score's lead grows, theorem {found.theorem} ({found.steps} steps, checked"
+                " by the kernel)",
+            )
+        )
+    several = len(outcomes) > 1
+    if several:
+        held = sum(1 for o in outcomes if o.verdict is Verdict.VERIFIED)
+        evidence.append(Evidence("note", f"{held} of the {len(outcomes)} relations verified"))
+    for n, o in enumerate(outcomes, 1):
+        for e in o.evidence:
+            summary = f"relation {n}: {e.summary}" if several else e.summary
+            evidence.append(Evidence(e.kind, summary, e.detail, e.data))
+    evidence += [Evidence("computation", w) for w in dict.fromkeys(setup.scope.witnesses)]
+    refuted = [o for o in outcomes if o.verdict is Verdict.REFUTED]
+    correct = "; ".join(o.correct for o in refuted if o.correct)
+    counter = next((o.counterexample for o in refuted if o.counterexample), None)
+    reason = "; ".join(o.reason for o in outcomes if o.verdict is Verdict.UNDECIDED and o.reason)
+    return Result(
+        text, verdict, tuple(setup.described), tuple(unique(evidence)), correct, counter, reason
+    )
+
+
+def _theorem(name: str) -> Outcome:
+    theorem, steps, error = proved(name)
+    if theorem is None:
+        return Outcome(
+            Verdict.UNDECIDED,
+            reason=f"the kernel rejected the derivation {name}: {error}",
+        )
+    return Outcome(
+        Verdict.VERIFIED,
+        (
+            Evidence(
+                "theorem", f"{name}: {theorem.statement} — {steps} steps checked by the kernel"
+            ),
+        ),
+    )
+
+
+class Context(Comparisons):
+    """One claim being decided: its setup, and the experiments' seed and sizes."""
+
+    def __init__(self, setup: Setup, seed: int, trials: dict[str, int]) -> None:
+        self.setup = setup
+        self.seed = seed
+        self.trials = trials
+        self.ranges: dict[Symbol, tuple[Fraction, Fraction]] = {}
+        self.measured: list[Evidence] = []
+
+    # ------------------------------------------------------------ links
+    def link(self, relation: str, n: int) -> Outcome:
+        """The verdict on ``sides[n] relation sides[n + 1]``."""
+        claim, sides = self.setup.claim, self.setup.sides
+        left, right = sides[n], sides[n + 1]
+        texts = (unparse(claim.sides[n]), unparse(claim.sides[n + 1]))
+        if relation == "=":
+            return self.identity_of(left, right, texts)
+        if relation == "≈":
+            return self.approximately(claim.sides[n], claim.sides[n + 1], left, right)
+        return self.inequality(relation, left, right, texts)
+
+    def identity_of(self, left: Value, right: Value, texts: tuple[str, str]) -> Outcome:
+        """``left = right``, elementwise for lists."""
+        if isinstance(left, tuple) or isinstance(right, tuple):
+            if not (isinstance(left, tuple) and isinstance(right, tuple)):
+                raise InvalidArgument("= compares a list only with a list of the same length")
+            if len(left) != len(right):
+                raise InvalidArgument(
+                    f"= compares lists of different lengths ({len(left)}, {len(right)})"
+                )
+            parts = [
+                self.identity(a, b, (f"{texts[0]}[{n}]", f"{texts[1]}[{n}]"))
+                for n, (a, b) in enumerate(zip(left, right, strict=True), 1)
+            ]
+            merged = _merge(parts)
+            if merged.verdict is Verdict.VERIFIED:
+                rules = sorted({r for p in parts for e in p.evidence for r in rules_of(e)})
+                summary = (
+                    f"{texts[0]} = {texts[1]}: all {len(parts)} entries equal, each checked by"
+                    f" the kernel ({', '.join(rules)})"
+                )
+                return Outcome(Verdict.VERIFIED, (Evidence("derivation", summary),))
+            wrong = [str(n) for n, p in enumerate(parts, 1) if p.verdict is Verdict.REFUTED]
+            if wrong:
+                label = "entry" if len(wrong) == 1 else "entries"
+                verb = "differs" if len(wrong) == 1 else "differ"
+                note = Evidence("note", f"{label} {', '.join(wrong)} {verb}")
+                return Outcome(merged.verdict, (note, *merged.evidence), merged.correct,
+                               merged.counterexample, merged.reason)  # fmt: skip
+            return merged
+        return self.identity(left, right, texts)
+
+    def identity(self, lhs: Expr, rhs: Expr, texts: tuple[str, str]) -> Outcome:
+        """An identity, decided by a derivation the kernel checks."""
+        boxes = self.setup.scope.boxes
+        if (lhs.free_symbols | rhs.free_symbols) & set(boxes):
+            raise InvalidArgument("= is exact: rounded(…) and measured(…) are compared with ≈")
+        env = self.setup.env
+        left, right = normalize(lhs, env), normalize(rhs, env)
+        if degenerate(left.end, right.end):
+            raise InvalidArgument(f"{texts[0]} = {texts[1]} reduces to a division by zero")
+        agree = same(left.end, right.end)
+        if agree is True:
+            derivation = derivation_of("claim", lhs, rhs, left, right, env)
+            result = audit_of(derivation)
+            if result.verified:
+                what = f"{texts[0]} = {texts[1]}"
+                return Outcome(Verdict.VERIFIED, (derivation_evidence(derivation, what),))
+            first = str(result.errors[0]).splitlines()
+            return Outcome(
+                Verdict.UNDECIDED,
+                reason="the kernel refused the automation's derivation: " + " ".join(first[:2]),
+            )
+        closed = not (has_moments(left.end) or has_moments(right.end))
+        closed = closed and not (is_random(left.end) or is_random(right.end))
+        if closed and agree is False:
+            return self.different(lhs, rhs, left, right, texts)
+        found = counterexample(
+            lhs, rhs, self.setup.assumptions, dimension=self.setup.scope.dimension()
+        )
+        if found is not None:
+            return Outcome(
+                Verdict.REFUTED,
+                (
+                    Evidence(
+                        "counterexample", _counter_text(texts, found.model, found.left, found.right)
+                    ),
+                ),
+                counterexample=found.as_json(),
+            )
+        if closed and not (left.end.free_symbols | right.end.free_symbols):
+            a, b = enclose(left.end), enclose(right.end)
+            if compare(a, b.low, b.high) == "outside":
+                return self.different(lhs, rhs, left, right, texts)
+        return Outcome(
+            Verdict.UNDECIDED,
+            reason=(
+                f"the automation reduced the two sides to {short(left.end)} and"
+                f" {short(right.end)}, which it cannot show equal, and found no counterexample"
+                " among its models"
+            ),
+        )
+
+    def different(
+        self, lhs: Expr, rhs: Expr, left: Chain, right: Chain, texts: tuple[str, str]
+    ) -> Outcome:
+        """Two closed forms that differ: the right value, and where they differ."""
+        env = self.setup.env
+        evidence: list[Evidence] = []
+        value = left.end
+        if left.steps:
+            derivation = derivation_of("left_side", lhs, value, left, Chain(value, ()), env)
+            if audit_of(derivation).verified:
+                evidence.append(derivation_evidence(derivation, f"{texts[0]} = {show(value)}"))
+        if right.steps:
+            derivation = derivation_of(
+                "right_side", rhs, right.end, right, Chain(right.end, ()), env
+            )
+            if audit_of(derivation).verified:
+                evidence.append(derivation_evidence(derivation, f"{texts[1]} = {show(right.end)}"))
+        written = lhs.is_Number and texts[0] == show(lhs)
+        correct = "" if written else f"{texts[0]} = {show(value)}"
+        free = value.free_symbols | right.end.free_symbols
+        counter: dict[str, Any] | None = None
+        if free:
+            at = instance(value, right.end, self.setup.positives)
+            if at is None:
+                return Outcome(
+                    Verdict.UNDECIDED,
+                    tuple(evidence),
+                    reason=(
+                        f"the two sides reduce to {short(value)} and {short(right.end)}, which"
+                        " differ as expressions, but no tried value of the constants separates them"
+                    ),
+                )
+            shown = ", ".join(f"{k} = {v}" for k, v in at.items())
+            evidence.append(
+                Evidence(
+                    "computation",
+                    f"at {shown}: left side {unicode_line(value.xreplace(at))},"
+                    f" right side {unicode_line(right.end.xreplace(at))}",
+                )
+            )
+            counter = {"at": {str(k): str(v) for k, v in at.items()}}
+            if is_random(lhs) or has_moments(lhs):
+                found = counterexample(
+                    lhs, rhs, self.setup.assumptions, {str(k): v for k, v in at.items()}
+                )
+                if found is not None:
+                    evidence.append(
+                        Evidence(
+                            "counterexample",
+                            _counter_text(texts, found.model, found.left, found.right),
+                        )
+                    )
+                    counter = found.as_json()
+        else:
+            a, b = enclose(value), enclose(right.end)
+            if written and rhs.is_Number:
+                shown = show(rhs)
+                extra = "" if shown == texts[1] else f" ({shown})"
+                summary = f"the written numbers differ: {texts[0]} ≠ {texts[1]}{extra}"
+            elif rhs.is_Number and texts[1] == show(rhs):
+                summary = f"{texts[0]} = {number_text(value, a)}, not {texts[1]}"
+            else:
+                right_value = number_text(right.end, b)
+                summary = f"{texts[0]} = {number_text(value, a)}, but {texts[1]} = {right_value}"
+            evidence.append(Evidence("computation", summary))
+            if correct and not a.exact:
+                correct += f" ≈ {show_number(a, 8)}"
+        return Outcome(Verdict.REFUTED, tuple(evidence), correct, counter)
+
+    # -------------------------------------------------------- equivalence
+    def equivalence(self) -> Outcome:
+        """``A = a ⇔ B = b``: the kernel checks the automation's chain of equivalences."""
+        s = self.setup.sides
+        if any(isinstance(x, tuple) for x in s):
+            raise InvalidArgument("<=> relates equations between terms, not lists")
+        left, right = Eq(s[0], s[1], evaluate=False), Eq(s[2], s[3], evaluate=False)
+        env = self.setup.env
+        chain, back = normalize(left, env), normalize(right, env)
+        texts = [unparse(n) for n in self.setup.claim.sides]
+        if prop_key(chain.end) == prop_key(back.end):
+            derivation = equivalence_of("claim", left, right, chain, env, back)
+            if audit_of(derivation).verified:
+                what = f"({texts[0]} = {texts[1]}) ⇔ ({texts[2]} = {texts[3]})"
+                return Outcome(Verdict.VERIFIED, (derivation_evidence(derivation, what),))
+        if not chain.steps:
+            return Outcome(Verdict.UNDECIDED, reason="the automation found no step to take")
+        reached = equivalence_of("equivalent", left, chain.end, chain, env)
+        if not audit_of(reached).verified:
+            return Outcome(Verdict.UNDECIDED, reason="the kernel refused the automation's chain")
+        evidence = (derivation_evidence(reached, f"({show(left)}) ⇔ ({show(chain.end)})"),)
+        end = chain.end
+        if (
+            isinstance(end, sympy.Equality)
+            and end.lhs == right.lhs
+            and same(end.rhs, right.rhs) is False
+        ):
+            return Outcome(Verdict.REFUTED, evidence, f"{show(end.lhs)} = {show(end.rhs)}")
+        if isinstance(end, sympy.Or) and prop_key(right) in {prop_key(a) for a in end.args}:
+            others = [a for a in end.args if prop_key(a) != prop_key(right)]
+            text = " or ".join(f"{show(a.lhs)} = {show(a.rhs)}" for a in others)
+            return Outcome(
+                Verdict.REFUTED,
+                (*evidence, Evidence("counterexample", f"{text} also satisfies the left side")),
+                f"({show(left)}) ⇔ ({show(end)})",
+                {"also": text},
+            )
+        return Outcome(
+            Verdict.UNDECIDED,
+            evidence,
+            reason=f"the left side is equivalent to {show(end)}; the automation cannot compare it",
+        )
+
+
+def _merge(parts: list[Outcome]) -> Outcome:
+    verdict = Verdict.combine(p.verdict for p in parts)
+    evidence = tuple(e for p in parts for e in p.evidence)
+    correct = "; ".join(p.correct for p in parts if p.correct)
+    counter = next((p.counterexample for p in parts if p.counterexample), None)
+    reason = "; ".join(p.reason for p in parts if p.reason)
+    return Outcome(verdict, evidence, correct, counter, reason)
+
+
+def _counter_text(texts: tuple[str, str], model: str, left: str, right: str) -> str:
+    if texts[1] == right:
+        return f"{model}: {texts[0]} = {left}, not {right}"
+    return f"{model}: {texts[0]} = {left}, but {texts[1]} = {right}"

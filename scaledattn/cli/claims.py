@@ -1,0 +1,84 @@
+"""``scaledattn verify CLAIM`` and ``scaledattn claims``: one claim, or all claims of the texts."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from scaledattn.attention.experiments import check_int, check_trials
+from scaledattn.claims.ledger import check, select
+from scaledattn.claims.report import ledger_json, ledger_text, result_text
+from scaledattn.claims.verify import verify
+from scaledattn.render import to_json
+
+EXAMPLES = """\
+examples:
+  scaledattn verify "Var(X + Y) = Var(X) + Var(Y)" --assume "independent(X, Y)"
+  scaledattn verify "Var(dot(q, k)/d_k) = 1"
+  scaledattn verify "softmax([60, 65, 70]) ≈ [0.25, 0.30, 0.35]"
+  scaledattn verify "measured(max_weight_unscaled) ≈ 0.787"
+"""
+
+
+def register(sub: Any) -> None:
+    """Add ``verify`` and ``claims`` to the subparsers ``sub``."""
+    p = sub.add_parser(
+        "verify",
+        help="verify or refute a claim (exit 0 verified, 1 refuted, 3 undecided)",
+        description="Decide a claim in the claim language: = is an identity (a derivation"
+        " the kernel checks), ≈ or ~= compares numbers to the tolerance their written digits"
+        " imply, < <= > >= compare numbers, A = a <=> c = r is an equivalence.",
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("claim", metavar="CLAIM", help="e.g. 'Var(dot(q, k)) = d_k'")
+    p.add_argument(
+        "--assume",
+        action="append",
+        default=[],
+        metavar="ASSUMPTION",
+        help="independent(X, Y), an equation such as 'E(X) = 0' or 'd_k = 64', or 'c > 0'",
+    )
+    p.add_argument("--seed", type=int, default=0, help="seed of the experiments (measured)")
+    p.add_argument(
+        "--trials", type=int, default=None, help="trials of experiments P1–P3 (measured)"
+    )
+    p.add_argument("--brief", action="store_true", help="leave out the derivations' steps")
+    p.add_argument("--json", action="store_true", help="machine-readable result")
+    p.set_defaults(func=cmd_verify)
+
+    p = sub.add_parser("claims", help="check every claim of the four source texts; print the table")
+    p.add_argument("--source", metavar="FILE", help="one source: its file name or number (000)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the experiments (measured)")
+    p.add_argument("--json", action="store_true", help="a list of {source, quote, claim, …}")
+    p.set_defaults(func=cmd_claims)
+
+
+def _trials(value: int | None) -> dict[str, int]:
+    """The same size for P1–P3; the training experiment keeps its 20 runs."""
+    if value is None:
+        return {}
+    n = check_trials(value, 20)
+    return dict.fromkeys(("scores", "saturation", "gradient"), n)
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    """Print the verdict and its evidence; the exit code is the verdict's."""
+    seed = check_int(args.seed, "--seed", 0, 2**63 - 1)
+    result = verify(args.claim, args.assume, seed=seed, trials=_trials(args.trials))
+    if args.json:
+        print(to_json(result.as_json()))
+    else:
+        print(result_text(result, detail=not args.brief))
+    return result.exit_code
+
+
+def cmd_claims(args: argparse.Namespace) -> int:
+    """Check the ledger (or one source's part of it); exit 0 whatever the verdicts."""
+    seed = check_int(args.seed, "--seed", 0, 2**63 - 1)
+    rows = check(select(args.source), seed=seed)
+    if args.json:
+        print(to_json(ledger_json(rows)))
+    else:
+        print(ledger_text(rows))
+    return 0
