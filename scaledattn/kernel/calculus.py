@@ -41,7 +41,7 @@ from sympy.core.parameters import evaluate
 from sympy.logic.boolalg import Boolean
 
 from scaledattn.kernel.assumptions import Assumption, Context
-from scaledattn.kernel.expr import SUMS, IndexSum
+from scaledattn.kernel.expr import SUMS, IndexSum, fresh_index
 from scaledattn.kernel.rules import RULES, Rule, _lift, _rename
 from scaledattn.kernel.vectors import (
     Deriv,
@@ -84,24 +84,13 @@ def _binds(expr: Expr, names: set[Any]) -> bool:
     )
 
 
-def _fresh(avoid: set[Any], preferred: str = "j") -> Symbol:
-    names = {str(a) for a in avoid}
-    for name in (preferred, "k", "l", "r", "u", "v"):
-        if name not in names:
-            return Symbol(name, integer=True, positive=True)
-    n = 1
-    while f"j{n}" in names:
-        n += 1
-    return Symbol(f"j{n}", integer=True, positive=True)
-
-
 # ------------------------------------------------------------------ definitions
 
 
 def _softmax_def(e: Expr, ctx: Context, env: Any) -> Rewrite | None:
     if not isinstance(e, Softmax):
         return None
-    j = _fresh({e.index})
+    j = fresh_index({e.index, *e.dim.free_symbols})  # never the name of the dimension
     total = IndexSum(sympy.exp(Entry(e.vector, j, e.dim)), j, e.dim)
     return sympy.exp(Entry(e.vector, e.index, e.dim)) / total, NOTHING
 

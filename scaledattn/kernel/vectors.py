@@ -44,6 +44,7 @@ from scaledattn.kernel.expr import (
     OpaqueTerm,
     _check_dim,
     _check_index,
+    fresh_index,
     rebuild,
 )
 
@@ -268,13 +269,13 @@ class Entries(Assumption):
 
 def OneHot(y: RealVector, t: Any) -> Entries:  # noqa: N802 - reads as a predicate
     """The one-hot target: yⱼ = δⱼₜ (y = eₜ)."""
-    j = _fresh_for(t)
+    j = _dummy_index(t, y.dim)
     return Entries(y, KroneckerDelta(j, _index_symbol(t)), j, f"one-hot at {t}")
 
 
 def Lead(r: RealVector, s: RealVector, w: Any, lam: Any) -> Entries:  # noqa: N802
     """The scores s with a lead λ added to score w: rⱼ = sⱼ + λδⱼw."""
-    j = _fresh_for(w)
+    j = _dummy_index(w, lam, r.dim, s.dim)
     lead = sympy.pretty(lam, use_unicode=True)
     return Entries(
         r, s[j] + lam * KroneckerDelta(j, _index_symbol(w)), j, f"score {w} leads by {lead}"
@@ -283,12 +284,13 @@ def Lead(r: RealVector, s: RealVector, w: Any, lam: Any) -> Entries:  # noqa: N8
 
 def Shift(r: RealVector, s: RealVector, a: Any) -> Entries:  # noqa: N802
     """The scores s shifted by the constant a: rⱼ = sⱼ + a."""
-    j = _fresh_for(sympy.S.Zero)
+    j = _dummy_index(a, r.dim, s.dim)
     return Entries(r, s[j] + a, j, f"all scores shifted by {sympy.pretty(a, use_unicode=True)}")
 
 
-def _fresh_for(avoid: Any) -> Symbol:
-    return Symbol("k" if str(avoid) == "j" else "j", integer=True, positive=True)
+def _dummy_index(*around: Any) -> Symbol:
+    """The definition's index: named after none of the symbols it is defined with."""
+    return fresh_index(set().union(*(sympy.sympify(x).free_symbols for x in around)))
 
 
 @dataclass(frozen=True)

@@ -46,7 +46,7 @@ from scaledattn.kernel.rules import RULES, count_terms
 from scaledattn.kernel.vectors import positive
 
 n, N = dimension("n"), dimension("N")
-i, j, m, t, w = (index(x) for x in "ijmtw")
+i, j, k, m, t, w = (index(x) for x in "ijkmtw")
 lam = Symbol("lambda", real=True)
 x = Symbol("x", real=True)
 s, y, r = RealVector("s", n), RealVector("y", n), RealVector("r", n)
@@ -99,6 +99,16 @@ def test_the_new_rules_are_in_the_one_rule_table() -> None:
 
 def test_softmax_def_accepts_the_definition() -> None:
     assert accepted(p[i], exp(s[i]) / IndexSum(exp(s[j]), j, n), softmax_def)
+
+
+def test_softmax_def_never_names_its_sum_index_after_the_dimension() -> None:
+    # Over a dimension called j, the normaliser is Σ_{k=1..j}, not the captured Σ_{j=1..j}.
+    size = dimension("j")
+    scores = RealVector("s", size)
+    weights = SoftmaxVector(scores, "p")
+    k = index("k")
+    normaliser = IndexSum(exp(scores[k]), k, size)
+    assert accepted(weights[i], exp(scores[i]) / normaliser, softmax_def)
 
 
 def test_softmax_def_rejects_a_wrong_normaliser() -> None:
@@ -273,6 +283,15 @@ def test_delta_eq_does_not_substitute_into_a_sum_that_binds_the_index() -> None:
     rejection(body, delta(i, j) * IndexSum(s[i] ** 2, i, n), delta_eq)
 
 
+def test_delta_eq_and_sum_delta_do_substitute_beside_a_sum_over_another_index() -> None:
+    # Only a sum binding one of the delta's indices blocks them; Σ_k binds neither i nor w.
+    other = IndexSum(s[k] ** 2, k, n)
+    sifted = delta(i, w) * exp(s[w]) * other
+    assert accepted(delta(i, w) * exp(s[i]) * other, sifted, delta_eq)
+    body = IndexSum(delta(j, m) * exp(s[j]) * other, j, n)
+    assert accepted(body, exp(s[m]) * other, sum_delta, (IndexRange(m, n),))
+
+
 def test_delta_eq_rejects_dropping_the_delta() -> None:
     rejection(delta(i, w) * exp(s[i]), exp(s[w]), delta_eq)
 
@@ -335,6 +354,15 @@ def test_limit_at_infinity_refuses_a_hidden_dependence_on_lambda() -> None:
     rejection(Lim(q[i], lam), q[i], limit_at_infinity, (Lead(r, s, w, lam),))
 
 
+def test_limit_at_infinity_refuses_a_derivative_in_the_body() -> None:
+    # ∂q_i/∂s_m depends on λ through r = s + λe_w: it is not a constant of the limit.
+    q = SoftmaxVector(r, "p")
+    slope = Deriv(q[i], s[m])
+    lead = (Lead(r, s, w, lam),)
+    rejection(Lim(slope, lam), slope, limit_at_infinity, lead)
+    rejection(Lim(slope * exp(lam) / (exp(lam) + 1), lam), slope, limit_at_infinity, lead)
+
+
 def test_positivity_is_read_from_the_form_of_a_term() -> None:
     assert positive(IndexSum(exp(s[j]), j, n))
     assert positive(p[i] * exp(x) + 2)
@@ -394,3 +422,95 @@ def test_the_power_rule_for_roots_and_negative_powers_follows_the_sign_of_the_ba
 def test_deriv_entry_gives_a_delta_only_for_an_entry_of_the_same_vector() -> None:
     rejection(Deriv(y[i], s[m]), delta(i, m), deriv_entry)
     rejection(Deriv(p[i], s[m]), delta(i, m), deriv_entry)
+
+
+# ------------------------------------------- pinned by mutation testing (issue 8)
+
+
+def test_sum_delta_knows_which_numeric_indices_lie_in_the_range() -> None:
+    # 1 lies in 1..n for every n ≥ 1; 2 does not unless the range is a number ≥ 2.
+    assert accepted(IndexSum(delta(j, 1) * s[j], j, n), s[1], sum_delta)
+    rejection(IndexSum(delta(j, 2) * s[j], j, n), s[2], sum_delta)
+    three = RealVector("s", 3)
+    assert accepted(IndexSum(delta(j, 3) * three[j], j, 3), three[3], sum_delta)
+
+
+def test_sum_delta_uses_only_the_range_declared_for_that_index() -> None:
+    rejection(IndexSum(delta(j, m) * s[j], j, n), s[m], sum_delta, (IndexRange(t, n),))
+    rejection(IndexSum(delta(j, m) * s[j], j, n), s[m], sum_delta, (IndexRange(m, N),))
+
+
+def test_delta_eq_passes_over_a_delta_it_cannot_use_to_one_it_can() -> None:
+    # δ_tw has no index in the other factors; δ_im sifts exp(s_i) to exp(s_m).
+    before = delta(t, w) * delta(i, m) * exp(s[i])
+    assert accepted(before, delta(t, w) * delta(i, m) * exp(s[m]), delta_eq)
+    a, b = index("a"), index("b")  # δ_ab is met first, and has nothing to sift
+    before = delta(a, b) * delta(i, m) * exp(s[m])
+    assert accepted(before, delta(a, b) * delta(i, m) * exp(s[i]), delta_eq)
+
+
+def test_sum_delta_passes_over_a_delta_it_cannot_use_to_one_it_can() -> None:
+    body = IndexSum(delta(j, t) * delta(j, m) * s[j], j, n)
+    assert accepted(body, delta(m, t) * s[m], sum_delta, (IndexRange(m, n),))
+    # δ_jm cannot be used where Σ_m rebinds m; δ_jt can.
+    other = IndexSum(s[m] ** 2, m, n)
+    body = IndexSum(delta(j, m) * delta(j, t) * s[j] * other, j, n)
+    assert accepted(body, delta(m, t) * s[t] * other, sum_delta, (IndexRange(t, n),))
+
+
+def test_exp_of_delta_splits_two_deltas_in_turn() -> None:
+    before = exp(x + lam * delta(i, w) + lam * delta(i, t))
+    one = 1 + (exp(lam) - 1) * delta(i, w)
+    other = 1 + (exp(lam) - 1) * delta(i, t)
+    assert accepted(before, exp(x) * one * other, exp_of_delta)
+
+
+def test_exp_of_delta_does_not_split_a_delta_whose_index_a_sum_binds() -> None:
+    # e^{Σ_j λδ_jw} = e^λ when w ≤ n; setting δ_jw to 0 or 1 under Σ_j would free j.
+    arg = IndexSum(lam * delta(j, w), j, n)
+    off, on = exp(arg.xreplace({delta(j, w): 0})), exp(arg.xreplace({delta(j, w): 1}))
+    rejection(exp(arg), off + (on - off) * delta(j, w), exp_of_delta)
+
+
+def test_entries_def_refuses_a_definition_that_binds_the_index_it_is_read_at() -> None:
+    from scaledattn.kernel import Entries
+
+    declared = (Entries(r, s[j] + IndexSum(s[i], i, n), j),)
+    rejection(r[i], s[i] + IndexSum(s[k], k, n), entries_def, declared)
+    assert accepted(r[m], s[m] + IndexSum(s[i], i, n), entries_def, declared)
+
+
+def test_limit_at_infinity_keeps_the_constant_part_of_an_exponent() -> None:
+    assert accepted(Lim(exp(lam + 2) / (exp(lam) + 1), lam), exp(2), limit_at_infinity)
+    assert accepted(Lim(exp(2 * lam - 1) / (exp(2 * lam) + 1), lam), exp(-1), limit_at_infinity)
+    rejection(Lim(exp(lam + 2) / (exp(lam) + 1), lam), S.One, limit_at_infinity)
+    z = Symbol("z")  # not known to be real: e^z stays as it is, beside e^λ
+    assert accepted(Lim(exp(lam + z) / (exp(lam) + 1), lam), exp(z), limit_at_infinity)
+    half = exp(lam + x / 2) / (exp(lam) + 1)  # a fractional coefficient keeps e^{x/2} too
+    assert accepted(Lim(half, lam), exp(x / 2), limit_at_infinity)
+
+
+def test_limit_at_infinity_refuses_a_lambda_left_in_the_leading_coefficient() -> None:
+    # λe^λ/(e^λ + 1) diverges; reading λ off as the leading coefficient would give λ.
+    rejection(Lim(lam * exp(lam) / (exp(lam) + 1), lam), lam, limit_at_infinity)
+
+
+def test_limit_at_infinity_refuses_roots_whose_square_it_cannot_read() -> None:
+    # √(λ/(1 + λ)) and √2·e^λ/(e^λ + λ² + 1): λ outside an exponential, no verdict.
+    rejection(Lim(sqrt(lam / (1 + lam)), lam), S.One, limit_at_infinity)
+    f = sqrt(2) * exp(lam) / (exp(lam) + lam**2 + 1)
+    rejection(Lim(f, lam), sqrt(2), limit_at_infinity)
+    g = sqrt(2) * exp(lam) / (exp(lam) + exp(lam**2))  # positive, but e^{λ²} is no power of e^λ
+    rejection(Lim(g, lam), sqrt(2), limit_at_infinity)
+
+
+def test_a_definition_never_names_its_index_after_a_dimension_or_a_parameter() -> None:
+    # Over a dimension called j, r_i = s_i + λδ_iw must keep the dimension j.
+    size = dimension("j")
+    scores, led = RealVector("s", size), RealVector("r", size)
+    declared = (Lead(led, scores, w, lam),)
+    assert accepted(led[i], scores[i] + lam * delta(i, w), entries_def, declared)
+    # A lead called j: r_i = s_i + jδ_iw.
+    big = index("j")
+    declared = (Lead(r, s, w, big),)
+    assert accepted(r[i], s[i] + big * delta(i, w), entries_def, declared)
