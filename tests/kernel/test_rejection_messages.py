@@ -1,0 +1,62 @@
+"""A rejection names the step, the rule, the claim, what the rule gives and how they differ.
+
+The kernel's verdict is the first thing a user reads when a derivation is wrong, so the
+message is part of its contract: these tests pin each line of it.
+"""
+
+from __future__ import annotations
+
+import sympy
+from sympy import Symbol, sqrt
+
+from scaledattn.errors import CannotDecide, MissingAssumption, StepMismatch
+from scaledattn.kernel import E, RandomVariable, Var
+from scaledattn.kernel import rules as R
+from scaledattn.kernel.expr import normal_form
+from tests.kernel.helpers import rejection
+
+X, Y = RandomVariable("X"), RandomVariable("Y")
+
+
+def show(x: object) -> str:
+    """How the kernel writes an expression in a message (SymPy's string printer)."""
+    return str(sympy.sstr(x, order="none"))
+
+
+def test_a_mismatch_shows_the_claim_what_the_rule_gives_and_their_difference() -> None:
+    claim = E(X**2) + E(X) ** 2  # the sign of E[X]² flipped
+    error = rejection(R.variance_def, Var(X), claim)
+    assert isinstance(error, StepMismatch)
+    derived = E(X**2) - E(X) ** 2
+    assert (error.step, error.rule) == (1, "variance_def")
+    assert normal_form(error.expected) == normal_form(derived)
+    assert error.got == claim
+    message = str(error)
+    assert "step 1 (by variance_def)" in message
+    assert f"claimed:    {show(claim)}" in message
+    assert f"rule gives: {show(error.expected)}" in message
+    difference = sympy.expand(normal_form(claim) - normal_form(derived))
+    assert difference == sympy.expand(normal_form(2 * E(X) ** 2))
+    assert f"differs by: {show(difference)}" in message
+
+
+def test_an_undecided_step_says_sympy_could_not_decide_and_is_refused() -> None:
+    a = Symbol("a")
+    error = rejection(R.ring, sqrt(a**2), a)
+    assert isinstance(error, CannotDecide)
+    message = str(error)
+    assert f"claimed:    {show(a)}" in message
+    assert "differs by: " in message
+    assert message.endswith("SymPy could not decide whether these are equal; the step is refused.")
+
+
+def test_a_missing_independence_names_what_is_needed_and_what_is_in_scope() -> None:
+    error = rejection(R.expectation_mul_of_indep, E(X * Y), E(X) * E(Y))
+    assert isinstance(error, MissingAssumption)
+    assert error.missing is not None
+    assert error.missing == "an independence assumption covering the factors of E[X*Y]"
+    message = str(error)
+    assert f"needs:      {error.missing}" in message
+    assert "in scope:" in message
+    assert f"claimed:    {show(E(X) * E(Y))}" in message
+    assert f"rule gives: {show(error.expected)}" in message
