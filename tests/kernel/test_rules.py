@@ -620,6 +620,24 @@ def test_an_equivalence_step_records_the_positivity_it_used() -> None:
     kept = chain(roots, [(Eq(c, 1), R.exclude_by_sign)], [Positive(b), Positive(c)], iff=True)
     assert kept.theorem is not None
     assert kept.theorem.used == frozenset({Positive(b), Positive(c)})
+    # Two roots excluded by different facts: both sets of facts are recorded.
+    g, h = Symbol("g", real=True), Symbol("h", real=True)
+    roots = Or(Eq(c, -b), Eq(g, -h), Eq(c, 1))
+    declared = [Positive(b), Positive(c), Positive(g), Positive(h)]
+    kept = chain(roots, [(Eq(c, 1), R.exclude_by_sign)], declared, iff=True)
+    assert kept.theorem is not None
+    assert kept.theorem.used == frozenset(declared)
+
+
+def test_a_product_of_sums_renames_its_index_away_from_every_symbol_it_meets() -> None:
+    # (Σ_j k_j k_l)(Σ_j q_i q_j): the second sum's j must become neither j, nor l, nor i
+    # (the free i of its own body).
+    m = index("m")
+    before = IndexSum(k[j] * k[ell], j, d) * IndexSum(q[i] * q[j], j, d)
+    after = IndexSum(IndexSum(k[j] * k[ell] * q[i] * q[m], m, d), j, d)
+    assert accepts(R.sum_mul_sum, before, after)
+    captured = IndexSum(IndexSum(k[j] * k[ell] * q[i] * q[i], i, d), j, d)
+    assert not accepts(R.sum_mul_sum, before, captured)
 
 
 def test_a_moment_with_two_indices_is_read_for_every_pair() -> None:
@@ -663,8 +681,37 @@ def test_renaming_bound_indices_never_confuses_an_outer_index_with_an_inner_one(
         (R.expectation_linear, E(X + a + b), E(X) + a + b),
         (R.variance_def, Var(X), E(X**2) - E(X) ** 2),
         (R.covariance_def, Cov(X, Y), E(X * Y) - E(X) * E(Y)),
+        (R.std_def, Std(X), sqrt(Var(X))),
+        (R.variance_const_mul, Var(2 * X), 4 * Var(X)),
+        (R.dot_def, Dot(q, k), IndexSum(q[i] * k[i], i, d)),
+        (
+            R.sum_linear,
+            IndexSum(a * q[i] + k[i], i, d),
+            a * IndexSum(q[i], i, d) + IndexSum(k[i], i, d),
+        ),
+        (R.sum_mul_sum, IndexSum(q[i], i, d) ** 2, IndexSum(IndexSum(q[i] * q[j], j, d), i, d)),
+        (
+            R.split_diagonal,
+            IndexSum(IndexSum(q[i] * k[j], j, d), i, d),
+            IndexSum(q[i] * k[i], i, d) + CrossSum(q[i] * k[j], i, j, d),
+        ),
+        (R.count_terms, CrossSum(a, i, j, d), d * (d - 1) * a),
+        (R.sum_unroll, IndexSum(q3[i], i, 3), q3[1] + q3[2] + q3[3]),
     ],
-    ids=["linearity", "linearity_constants", "variance", "covariance"],
+    ids=[
+        "linearity",
+        "linearity_constants",
+        "variance",
+        "covariance",
+        "std",
+        "variance_const_mul",
+        "dot",
+        "sum_linear",
+        "sum_mul_sum",
+        "split_diagonal",
+        "count_terms",
+        "sum_unroll",
+    ],
 )
 def test_one_local_rewrite_is_one_instance_of_the_rules_law(
     rule: R.Rule, before: Any, after: Any
