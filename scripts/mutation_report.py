@@ -55,7 +55,6 @@ ARGUED_FUNCTIONS = {
 #: Single mutants argued equivalent, by name (mutmut's number), with the reason.
 _SHOWN = "the kernel and the answer rebuild (evaluate) every expression before use"
 _NAME = "the name a softmax vector is shown with"
-_DUMMY = "the dummy index of a definition, replaced at every use"
 _ZIP = "a node and its rebuilt arguments always have the same length"
 _EVALUATED = "every comparison rebuilds the expression with evaluation on"
 _WRITTEN = "display: a factor 1 or a divisor 1 kept as written (t = 1)"
@@ -63,7 +62,6 @@ _ORDER = "display: how a disjunction is written (the kernel compares disjuncts a
 _BOUND_NAME = "the name of a bound index (the kernel renames bound indices canonically)"
 _VAR_CONST = "Var(a) = a²·Var(1) for a constant a: both are 0, the rewrite stays an equality"
 ARGUED: dict[str, str] = {
-    "scaledattn.kernel.vectors.x_Shift__mutmut_2": "_fresh_for(None) picks j, as for 0",
     "scaledattn.kernel.expr.xǁRandomVectorǁ__hash____mutmut_1": "a constant hash keeps the "
     "hash contract (equal vectors, equal hashes); only speed changes",
     "scaledattn.calculator.gaussian.x_standard_normal_moment__mutmut_4": "(0 − 1)!! = 1 = E[z⁰]",
@@ -79,10 +77,6 @@ ARGUED: dict[str, str] = {
     "scaledattn.kernel.vectors.xǁSoftmaxVectorǁ__init____mutmut_2": _NAME,
     "scaledattn.kernel.vectors.xǁSoftmaxVectorǁ__init____mutmut_6": _NAME,
     "scaledattn.kernel.vectors.x_Lead__mutmut_16": "an assumption's label",
-    "scaledattn.kernel.vectors.x__fresh_for__mutmut_3": _DUMMY,
-    "scaledattn.kernel.vectors.x__fresh_for__mutmut_6": _DUMMY,
-    "scaledattn.kernel.vectors.x__fresh_for__mutmut_9": _DUMMY + " (unless the target is XXkXX)",
-    "scaledattn.kernel.vectors.x__fresh_for__mutmut_15": _DUMMY + " (unless the target is XXjXX)",
     "scaledattn.kernel.calculus.x__scoped__mutmut_9": "with no arguments the loop does nothing",
     "scaledattn.kernel.calculus.x__scoped__mutmut_20": _ZIP,
     "scaledattn.kernel.calculus.x__scoped__mutmut_23": _ZIP,
@@ -140,7 +134,6 @@ ARGUED: dict[str, str] = {
     " for both sides",
     "scaledattn.kernel.rules.x__dot_def__mutmut_4": _BOUND_NAME,
     "scaledattn.kernel.rules.x__dot_def__mutmut_5": _BOUND_NAME,
-    "scaledattn.kernel.vectors.x__fresh_for__mutmut_10": _DUMMY + " (unless the target is K)",
     "scaledattn.calculator.build.x__variance_to_sums__mutmut_339": "a step's note",
     "scaledattn.calculator.build.x__variance_to_sums__mutmut_340": "a step's note",
     "scaledattn.calculator.build.x__count_and_close__mutmut_23": "a step's note",
