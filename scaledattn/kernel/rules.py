@@ -507,9 +507,18 @@ def _exclude_by_sign(prop: Any, ctx: Context, env: Env) -> Rewrite | None:
 def prop_key(prop: Any) -> Any:
     """A comparison key: equations up to a non-zero constant factor, disjunctions as sets.
 
+    An equation that holds identically has the key of ``true``, one whose sides differ by
+    a non-zero constant the key of ``false``:
+
     >>> x = sympy.Symbol("x", real=True)
     >>> prop_key(Eq(2 * x, 2, evaluate=False)) == prop_key(Eq(1, x, evaluate=False))
     True
+    >>> prop_key(Eq(x, x, evaluate=False)) == prop_key(sympy.true)
+    True
+    >>> prop_key(Eq(x + 1, x, evaluate=False)) == prop_key(sympy.false)
+    True
+    >>> prop_key(sympy.true) == prop_key(sympy.false)
+    False
     """
     with evaluate(True):
         if isinstance(prop, sympy.Equality):
@@ -522,8 +531,10 @@ def prop_key(prop: Any) -> Any:
             return ("eq", p)
         if isinstance(prop, Or):
             return ("or", frozenset(prop_key(a) for a in prop.args))
-        if isinstance(prop, (BooleanTrue, BooleanFalse)):
-            return (str(prop),)
+        if isinstance(prop, BooleanTrue):
+            return ("true",)
+        if isinstance(prop, BooleanFalse):
+            return ("eq", sympy.S.One)  # the key of 1 = 0
         return ("other", prop)
 
 
