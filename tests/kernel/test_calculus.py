@@ -514,3 +514,21 @@ def test_a_definition_never_names_its_index_after_a_dimension_or_a_parameter() -
     big = index("j")
     declared = (Lead(r, s, w, big),)
     assert accepted(r[i], s[i] + big * delta(i, w), entries_def, declared)
+
+
+@pytest.mark.parametrize("name", ["'", "", "s q", "2s", 3, None])
+def test_a_vector_name_must_be_an_identifier(name: Any) -> None:
+    with pytest.raises(InvalidArgument, match="a vector name must be an identifier"):
+        RealVector(name, n)
+
+
+def test_a_vector_name_may_carry_primes() -> None:
+    assert RealVector("s''", n).name == "s''"
+
+
+def test_an_index_is_a_positive_integer() -> None:
+    # Indices run over 1..n: the kernel's sign reasoning may use i ≥ 1. (Built here, not
+    # at import, so that a mutation of index() is seen.)
+    fresh = index("i")
+    assert fresh.is_integer is True
+    assert fresh.is_positive is True
