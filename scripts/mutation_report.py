@@ -159,6 +159,66 @@ ARGUED: dict[str, str] = {
         " kinds no rule can use (every kind the rules use has its own branch)"
         for n in range(8, 20)
     },
+    # Argued after the run of 2026-11-30 (docs/soundness.md, "Mutation testing").
+    **{
+        f"scaledattn.kernel.rules.x__{f}__mutmut_{n}": "Eq(a, b) evaluated to true or false"
+        " has the same prop_key as Eq(a, b) unevaluated"
+        for f, ns in (("lift", (6, 9, 10)), ("clear_denominator", (15, 18, 21)))
+        for n in ns
+    },
+    **{
+        f"scaledattn.kernel.rules.x__rename__mutmut_{n}": "_rename only meets single-index"
+        " sums, whose one index is renamed: the mapping covers every index"
+        for n in (14, 26, 27, 28)
+    },
+    "scaledattn.kernel.rules.x__monomial__mutmut_8": "independence gives E[XᵃYᵇ] = E[Xᵃ]E[Yᵇ]"
+    " for any powers; the restriction to positive integer powers is conservative",
+    "scaledattn.kernel.rules.x__expectation_mul_of_indep__mutmut_23": "of two groupings with"
+    " as many groups, either is licensed by the declared independence",
+    "scaledattn.kernel.rules.x__square_roots__mutmut_11": "an unknown x that is random makes"
+    " the polynomial random (refused by is_random(p)); x² = w ⇔ x = ±√w holds over the"
+    " complex numbers too",
+    "scaledattn.kernel.theorem.x__rejection__mutmut_34": "a rule maps an expression to an"
+    " expression and a proposition to a proposition: both sides are Expr or neither",
+    **{
+        f"scaledattn.kernel.theorem.x__missing_assumption__mutmut_{n}": "every rule, and every"
+        " theorem cited as a rule, has a name"
+        for n in (4, 7, 10)
+    },
+    **{
+        f"scaledattn.kernel.theorem.x__missing_assumption__mutmut_{n}": "decides only whether"
+        " a rejection carries a hint; the step is rejected either way"
+        for n in (21, 27, 28)
+    },
+    "scaledattn.kernel.theorem.x__sign_relevant__mutmut_14": "chooses only which symbols a"
+    " missing-positivity hint names; the step is rejected either way",
+    **{
+        f"scaledattn.kernel.calculus.x__rational_limit__mutmut_{n}": "u is only the generator"
+        " of the polynomials: its name and sign play no part"
+        for n in range(2, 9)
+    },
+    **{
+        f"scaledattn.kernel.calculus.x__exp_to_power__mutmut_{n}": "SymPy merges e^a·e^b and"
+        " (e^a)^k itself: writing e^x of a real x as a positive unknown is a normalisation"
+        " the limit does not need"
+        for n in (13, 14, 15, 16, 18)
+    },
+    **{
+        f"scaledattn.kernel.calculus.x__exp_to_power__mutmut_{n}": "the name of a positive dummy"
+        for n in (27, 29)
+    },
+    **{
+        f"scaledattn.kernel.calculus.x__exp_to_power__mutmut_{n}": "an atom has no arguments,"
+        " and the terms kept whole (sums, entries) are free of λ, checked by _admissible"
+        for n in (35, 36)
+    },
+    **{
+        f"scaledattn.kernel.calculus.x__admissible__mutmut_{n}": "no vector is named '',"
+        " 'XXXX' or None: only λ is looked for"
+        for n in (3, 10, 16, 23)
+    },
+    "scaledattn.kernel.calculus.x__sift__mutmut_12": "δ_jj evaluates to 1, and an index m"
+    " containing j can never be shown in range (IndexRange names a symbol)",
 }
 
 

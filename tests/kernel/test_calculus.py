@@ -532,3 +532,19 @@ def test_an_index_is_a_positive_integer() -> None:
     fresh = index("i")
     assert fresh.is_integer is True
     assert fresh.is_positive is True
+
+
+def test_limit_at_infinity_treats_a_sum_free_of_lambda_as_a_constant() -> None:
+    total = IndexSum(exp(s[j]), j, n)
+    ratio = total * exp(lam) / (total * exp(lam) + 1)
+    assert accepted(Lim(ratio, lam), S.One, limit_at_infinity)
+
+
+def test_limit_at_infinity_refuses_a_sum_that_hides_lambda_or_holds_a_derivative() -> None:
+    led = IndexSum(exp(r[j]), j, n)  # r_j = s_j + λδ_jw: the sum grows with λ
+    ratio = led / (led + 1)
+    rejection(Lim(ratio, lam), ratio, limit_at_infinity, (Lead(r, s, w, lam),))
+    slopes = IndexSum(Deriv(p[j], s[m]), j, n)
+    rejection(Lim(slopes * exp(lam) / (exp(lam) + 1), lam), slopes, limit_at_infinity)
+    explicit = IndexSum(exp(s[j] + lam), j, n)
+    rejection(Lim(explicit / (explicit + 1), lam), S.One, limit_at_infinity)
