@@ -1,7 +1,8 @@
-"""A rejection names the step, the rule, the claim, what the rule gives and how they differ.
+"""The kernel's verdicts: what a rejection says, and that only ``check`` makes a Theorem.
 
-The kernel's verdict is the first thing a user reads when a derivation is wrong, so the
-message is part of its contract: these tests pin each line of it.
+A rejection names the step, the rule, the claim, what the rule gives and how they differ.
+It is the first thing a user reads when a derivation is wrong, so the message is part of
+the contract: these tests pin each line of it.
 """
 
 from __future__ import annotations
@@ -60,3 +61,18 @@ def test_a_missing_independence_names_what_is_needed_and_what_is_in_scope() -> N
     assert "in scope:" in message
     assert f"claimed:    {show(E(X) * E(Y))}" in message
     assert f"rule gives: {show(error.expected)}" in message
+
+
+def test_a_theorem_cannot_be_made_except_by_check() -> None:
+    import pytest
+
+    from scaledattn.kernel import Theorem
+    from tests.kernel.helpers import chain
+
+    proved = chain(Var(X), [(E(X**2) - E(X) ** 2, R.variance_def)]).theorem
+    assert proved is not None
+    forged = "Theorem objects are made by scaledattn.kernel.check only"
+    with pytest.raises(TypeError, match=forged):
+        Theorem("forged", proved.statement, frozenset(), proved.derivation)
+    with pytest.raises(TypeError, match=forged):
+        Theorem("forged", proved.statement, frozenset(), proved.derivation, object())
