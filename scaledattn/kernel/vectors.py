@@ -269,13 +269,14 @@ class Entries(Assumption):
 
 def OneHot(y: RealVector, t: Any) -> Entries:  # noqa: N802 - reads as a predicate
     """The one-hot target: yⱼ = δⱼₜ (y = eₜ)."""
-    j = _dummy_index(t, y.dim)
+    j = _dummy_index(t)
     return Entries(y, KroneckerDelta(j, _index_symbol(t)), j, f"one-hot at {t}")
 
 
 def Lead(r: RealVector, s: RealVector, w: Any, lam: Any) -> Entries:  # noqa: N802
     """The scores s with a lead λ added to score w: rⱼ = sⱼ + λδⱼw."""
-    j = _dummy_index(w, lam, r.dim, s.dim)
+    _same_dimension(r, s)
+    j = _dummy_index(w, lam, s.dim)
     lead = sympy.pretty(lam, use_unicode=True)
     return Entries(
         r, s[j] + lam * KroneckerDelta(j, _index_symbol(w)), j, f"score {w} leads by {lead}"
@@ -284,8 +285,16 @@ def Lead(r: RealVector, s: RealVector, w: Any, lam: Any) -> Entries:  # noqa: N8
 
 def Shift(r: RealVector, s: RealVector, a: Any) -> Entries:  # noqa: N802
     """The scores s shifted by the constant a: rⱼ = sⱼ + a."""
-    j = _dummy_index(a, r.dim, s.dim)
+    _same_dimension(r, s)
+    j = _dummy_index(a, s.dim)
     return Entries(r, s[j] + a, j, f"all scores shifted by {sympy.pretty(a, use_unicode=True)}")
+
+
+def _same_dimension(r: RealVector, s: RealVector) -> None:
+    if r.dim != s.dim:
+        raise InvalidArgument(
+            f"{r.name} and {s.name} must have the same dimension, got {r.dim} and {s.dim}"
+        )
 
 
 def _dummy_index(*around: Any) -> Symbol:

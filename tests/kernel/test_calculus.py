@@ -510,6 +510,10 @@ def test_a_definition_never_names_its_index_after_a_dimension_or_a_parameter() -
     scores, led = RealVector("s", size), RealVector("r", size)
     declared = (Lead(led, scores, w, lam),)
     assert accepted(led[i], scores[i] + lam * delta(i, w), entries_def, declared)
+    from scaledattn.kernel import Shift
+
+    declared = (Shift(led, scores, x),)
+    assert accepted(led[i], scores[i] + x, entries_def, declared)
     # A lead called j: r_i = s_i + jδ_iw.
     big = index("j")
     declared = (Lead(r, s, w, big),)
@@ -548,3 +552,36 @@ def test_limit_at_infinity_refuses_a_sum_that_hides_lambda_or_holds_a_derivative
     rejection(Lim(slopes * exp(lam) / (exp(lam) + 1), lam), slopes, limit_at_infinity)
     explicit = IndexSum(exp(s[j] + lam), j, n)
     rejection(Lim(explicit / (explicit + 1), lam), S.One, limit_at_infinity)
+
+
+def test_a_shift_called_j_is_not_confused_with_the_definitions_index() -> None:
+    from scaledattn.kernel import Shift
+
+    big = index("j")
+    assert accepted(r[i], s[i] + big, entries_def, (Shift(r, s, big),))
+
+
+def test_a_lead_or_a_shift_needs_vectors_of_one_dimension() -> None:
+    from scaledattn.kernel import Shift
+
+    other = RealVector("r", N)
+    with pytest.raises(InvalidArgument, match="must have the same dimension"):
+        Lead(other, s, w, lam)
+    with pytest.raises(InvalidArgument, match="must have the same dimension"):
+        Shift(other, s, x)
+
+
+def test_dependence_is_followed_through_definitions_that_refer_to_each_other() -> None:
+    from scaledattn.kernel import Entries
+    from scaledattn.kernel.vectors import depends_on
+
+    u = RealVector("u", n)
+    defs = {"r": Entries(r, u[j] + x, j), "u": Entries(u, r[j], j)}
+    assert depends_on(r[i], "s", defs) is False
+    assert depends_on(r[i], "s", defs, x) is True
+
+
+def test_a_power_is_positive_only_when_its_base_is() -> None:
+    assert not positive(s[i] ** 3)
+    assert not positive((exp(x) - 2) ** S.Half)
+    assert positive(exp(x) ** 3)
