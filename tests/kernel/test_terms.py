@@ -1,0 +1,41 @@
+"""The term language refuses what is not a term: dimensions and indices out of range."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from sympy import Integer, Rational, Symbol
+
+from scaledattn.errors import InvalidArgument
+from scaledattn.kernel import RandomVector, dimension, index
+
+
+@pytest.mark.parametrize(
+    "size",
+    [0, -3, Rational(5, 2), Symbol("n"), Symbol("n", integer=True), Symbol("x", positive=True)],
+    ids=["zero", "negative", "fraction", "plain symbol", "integer symbol", "real symbol"],
+)
+def test_a_dimension_is_a_positive_integer_or_a_positive_integer_symbol(size: Any) -> None:
+    with pytest.raises(InvalidArgument, match="dimension must be a positive integer"):
+        RandomVector("q", size)
+
+
+@pytest.mark.parametrize("size", [1, 64, Integer(3), dimension("d_k")])
+def test_a_dimension_may_be_a_number_or_a_dimension_symbol(size: Any) -> None:
+    assert RandomVector("q", size).dim == size
+
+
+@pytest.mark.parametrize(
+    "at", [0, -1, Rational(1, 2), Symbol("x"), Symbol("x", real=True)], ids=str
+)
+def test_an_index_is_a_positive_integer_or_an_integer_symbol(at: Any) -> None:
+    q = RandomVector("q", dimension("d_k"))
+    with pytest.raises(InvalidArgument, match="an index must be a positive integer"):
+        q[at]
+
+
+@pytest.mark.parametrize("at", [1, 7, index("i")], ids=str)
+def test_an_index_may_be_a_number_or_an_index_symbol(at: Any) -> None:
+    q = RandomVector("q", dimension("d_k"))
+    assert q[at].index == at
