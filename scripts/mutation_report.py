@@ -49,6 +49,9 @@ DISPLAY_WORDS = (
 )
 #: Functions whose every mutant is argued equivalent, with the reason.
 ARGUED_FUNCTIONS = {
+    "_sample_points": "which rational points same() samples: they never make a step pass"
+    " (equality is decided by normal forms), only tell a mismatch from an undecided step,"
+    " and two families of points back each other up",
     "fresh_index": "a fresh index's name: any name not taken is as good (the numbered"
     " fallback is reached only when eleven usual names are all taken)",
 }
@@ -219,6 +222,9 @@ ARGUED: dict[str, str] = {
     },
     "scaledattn.kernel.calculus.x__sift__mutmut_12": "δ_jj evaluates to 1, and an index m"
     " containing j can never be shown in range (IndexRange names a symbol)",
+    "scaledattn.kernel.theorem.xǁ_TheoremRuleǁapply__mutmut_15": "a node without arguments"
+    " is an atom",
+    **{f"scaledattn.kernel.theorem.xǁ_TheoremRuleǁapply__mutmut_{n}": _EVALUATED for n in (38, 39)},
 }
 
 

@@ -76,3 +76,40 @@ def test_a_theorem_cannot_be_made_except_by_check() -> None:
         Theorem("forged", proved.statement, frozenset(), proved.derivation)
     with pytest.raises(TypeError, match=forged):
         Theorem("forged", proved.statement, frozenset(), proved.derivation, object())
+
+
+def _lemma_indep() -> object:
+    """E[XY] = E[X]E[Y] for independent X, Y, checked here (built at test time)."""
+    from scaledattn.kernel import Independent, check
+    from tests.kernel.helpers import chain
+
+    proof = chain(E(X * Y), [(E(X) * E(Y), R.expectation_mul_of_indep)], [Independent(X, Y)])
+    return check(proof.derivation)
+
+
+def test_a_cited_theorem_records_its_assumptions_only_where_it_rewrites() -> None:
+    from scaledattn.kernel import Independent
+    from tests.kernel.helpers import chain
+
+    lemma = _lemma_indep()
+    declared = [Independent(X, Y)]
+    used = chain(E(X * Y) + 1, [(E(X) * E(Y) + 1, lemma)], declared).theorem
+    assert used is not None
+    assert used.used == frozenset(declared)
+    idle = chain(E(X) + 1, [(E(X) + 1, lemma)], declared).theorem
+    assert idle is not None
+    assert idle.used == frozenset()
+
+
+def test_a_cited_theorem_is_not_used_under_a_limit_binding_a_symbol_it_constrains() -> None:
+    from scaledattn.kernel import Lim, Positive, check
+    from tests.kernel.helpers import chain
+
+    c = Symbol("c", real=True)
+    lemma = check(
+        chain(Var(X / c), [(Var(X) / c**2, R.variance_const_mul)], [Positive(c)]).derivation
+    )
+    outside = chain(Var(X / c) + 1, [(Var(X) / c**2 + 1, lemma)], [Positive(c)])
+    assert outside.verified
+    under = chain(Lim(Var(X / c), c), [(Lim(Var(X) / c**2, c), lemma)], [Positive(c)])
+    assert not under.verified
