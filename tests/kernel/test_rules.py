@@ -732,3 +732,13 @@ def test_an_undefined_expression_is_never_equal_and_never_crashes_the_check() ->
     assert same(undefined, undefined) is not True
     assert same(undefined + E(X), E(X)) is not True
     assert rejection(R.ring, E(X) / (E(X) - E(X)), E(X)) is not None
+
+
+def test_prop_key_gives_true_and_false_equations_the_keys_of_true_and_false() -> None:
+    from sympy import false, true
+
+    x = Symbol("x", real=True)
+    assert R.prop_key(Eq(x, x, evaluate=False)) == R.prop_key(true)
+    assert R.prop_key(Eq(x + 1, x, evaluate=False)) == R.prop_key(false)
+    assert R.prop_key(true) != R.prop_key(false)
+    assert R.prop_key(Eq(2 * x, 2, evaluate=False)) == R.prop_key(Eq(1, x, evaluate=False))

@@ -39,3 +39,12 @@ def test_an_index_is_a_positive_integer_or_an_integer_symbol(at: Any) -> None:
 def test_an_index_may_be_a_number_or_an_index_symbol(at: Any) -> None:
     q = RandomVector("q", dimension("d_k"))
     assert q[at].index == at
+
+
+def test_a_sum_of_real_terms_is_real_and_of_unknown_terms_is_not_known_real() -> None:
+    from scaledattn.kernel import IndexSum
+
+    d, i = dimension("d_k"), index("i")
+    q, k = RandomVector("q", d), RandomVector("k", d)
+    assert IndexSum(q[i] * k[i], i, d).is_real is True
+    assert IndexSum(Symbol("z") * q[i], i, d).is_real is None

@@ -71,7 +71,7 @@ def test_a_theorem_cannot_be_made_except_by_check() -> None:
 
     proved = chain(Var(X), [(E(X**2) - E(X) ** 2, R.variance_def)]).theorem
     assert proved is not None
-    forged = "Theorem objects are made by scaledattn.kernel.check only"
+    forged = "^Theorem objects are made by scaledattn.kernel.check only$"
     with pytest.raises(TypeError, match=forged):
         Theorem("forged", proved.statement, frozenset(), proved.derivation)
     with pytest.raises(TypeError, match=forged):
@@ -113,3 +113,54 @@ def test_a_cited_theorem_is_not_used_under_a_limit_binding_a_symbol_it_constrain
     assert outside.verified
     under = chain(Lim(Var(X / c), c), [(Lim(Var(X) / c**2, c), lemma)], [Positive(c)])
     assert not under.verified
+
+
+def test_a_missing_positivity_names_each_symbol_that_lacks_it_and_no_other() -> None:
+    from scaledattn.kernel import Positive
+
+    b, c = Symbol("b", real=True), Symbol("c", real=True)
+    sigma = Symbol("sigma", positive=True)  # positive to SymPy already
+    error = rejection(R.variance_const_mul, Var(X / (b * c)), Var(X) / (b * c) ** 2)
+    assert isinstance(error, MissingAssumption)
+    assert error.missing == "b > 0, c > 0"
+    declared = [Positive(b)]
+    error = rejection(
+        R.variance_const_mul, Var(X / (b * c * sigma)), Var(X) / (b * c * sigma) ** 2, declared
+    )
+    assert isinstance(error, MissingAssumption)
+    assert error.missing == "c > 0"
+
+
+def test_a_rule_that_needs_no_positivity_gives_a_plain_mismatch() -> None:
+    # dot_def does nothing to Var(X/c): no positivity of c would help it.
+    error = rejection(R.dot_def, Var(X / Symbol("c", real=True)), E(X))
+    assert isinstance(error, StepMismatch)
+    assert not isinstance(error, MissingAssumption)
+
+
+def test_a_missing_moment_says_no_declared_moment_fits() -> None:
+    error = rejection(R.substitute_moment, E(X) + 1, Symbol("mu") + 1)
+    assert isinstance(error, MissingAssumption)
+    assert error.missing == (
+        "a declared moment for the term(s) the claim replaces (none declared fits)"
+    )
+
+
+def test_a_cited_theorem_names_the_assumptions_it_lacks() -> None:
+    from scaledattn.kernel import Independent, check
+    from tests.kernel.helpers import chain
+
+    Z = RandomVariable("Z")
+    both = [Independent(X, Y), Independent(X, Z)]
+    lemma = check(
+        chain(
+            E(X * Y) + E(X * Z),
+            [(E(X) * E(Y) + E(X) * E(Z), R.expectation_mul_of_indep)],
+            both,
+            name="two_products",
+        ).derivation
+    )
+    error = chain(E(X * Y) + E(X * Z), [(E(X) * E(Y) + E(X) * E(Z), lemma)]).steps[0].error
+    assert isinstance(error, MissingAssumption)
+    lacking = ", ".join(str(a) for a in lemma.used)
+    assert error.missing == f"{lacking} (assumptions of two_products)"
