@@ -16,7 +16,7 @@ from scaledattn.kernel import rules as R
 from scaledattn.kernel.expr import normal_form
 from tests.kernel.helpers import rejection
 
-X, Y = RandomVariable("X"), RandomVariable("Y")
+X, Y, Z = RandomVariable("X"), RandomVariable("Y"), RandomVariable("Z")
 
 
 def show(x: object) -> str:
@@ -150,7 +150,6 @@ def test_a_cited_theorem_names_the_assumptions_it_lacks() -> None:
     from scaledattn.kernel import Independent, check
     from tests.kernel.helpers import chain
 
-    Z = RandomVariable("Z")
     both = [Independent(X, Y), Independent(X, Z)]
     lemma = check(
         chain(
