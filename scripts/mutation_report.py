@@ -225,6 +225,11 @@ ARGUED: dict[str, str] = {
     "scaledattn.kernel.theorem.xǁ_TheoremRuleǁapply__mutmut_15": "a node without arguments"
     " is an atom",
     **{f"scaledattn.kernel.theorem.xǁ_TheoremRuleǁapply__mutmut_{n}": _EVALUATED for n in (38, 39)},
+    "scaledattn.kernel.rules.xǁRuleǁ_apply_prop__mutmut_4": "no rule on propositions reads"
+    " the sum environment (they walk their own scopes)",
+    **{f"scaledattn.kernel.expr.x__rebind__mutmut_{n}": _ZIP for n in (11, 14, 15)},
+    "scaledattn.kernel.expr.x__opaque__mutmut_2": "the dict is an ordered set: its values are"
+    " never read",
 }
 
 
