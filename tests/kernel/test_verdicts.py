@@ -163,3 +163,64 @@ def test_a_cited_theorem_names_the_assumptions_it_lacks() -> None:
     assert isinstance(error, MissingAssumption)
     lacking = ", ".join(str(a) for a in lemma.used)
     assert error.missing == f"{lacking} (assumptions of two_products)"
+
+
+def test_each_step_result_carries_its_number_step_rule_derivation_and_assumptions() -> None:
+    from scaledattn.kernel import Positive
+    from tests.kernel.helpers import chain
+
+    c = Symbol("c", real=True)
+    steps = [(E(X**2) - E(X) ** 2, R.variance_def), (E(X), R.ring)]
+    result = chain(Var(X), steps)
+    first, second = result.steps
+    assert (first.number, first.step.claim, first.rule_name) == (1, steps[0][0], "variance_def")
+    assert normal_form(first.derived) == normal_form(steps[0][0])
+    assert first.used == frozenset()
+    assert (second.number, second.rule_name, second.ok) == (2, "ring", False)
+    assert second.step.claim == E(X)
+    assert normal_form(second.derived) == normal_form(steps[0][0])
+    assert second.used == frozenset()
+    # Folding a definition back (the rule takes the claim to the previous expression)
+    # records the assumptions the rule used on the claim.
+    folded = chain(Var(X) / c**2, [(Var(X / c), R.variance_const_mul)], [Positive(c)])
+    assert folded.steps[0].ok
+    assert folded.steps[0].used == frozenset({Positive(c)})
+    assert normal_form(folded.steps[0].derived) == normal_form(Var(X) / c**2)
+
+
+def test_an_unknown_rule_is_named_with_every_rule_and_theorem_known() -> None:
+    from scaledattn.errors import UnknownRule
+    from scaledattn.kernel import Derivation, Equation, Step, audit
+
+    derivation = Derivation("t", Equation(Var(X), E(X)), (Step("no_such_rule", E(X)),), ())
+    result = audit(derivation)
+    step = result.steps[0]
+    assert (step.number, step.rule_name, step.derived, step.used) == (
+        1,
+        "no_such_rule",
+        None,
+        frozenset(),
+    )
+    error = step.error
+    assert isinstance(error, UnknownRule)
+    assert (error.theorem, error.step, error.rule) == ("t", 1, "no_such_rule")
+    known = ", ".join(sorted(R.RULES))
+    assert str(error).endswith(
+        f"'no_such_rule' is neither a rule nor a proved theorem\n  known: {known}"
+    )
+
+
+def test_a_chain_that_ends_elsewhere_than_its_statement_says_so() -> None:
+    from scaledattn.errors import StatementMismatch
+    from scaledattn.kernel import Derivation, Equation, Step, audit
+
+    claim = E(X**2) - E(X) ** 2
+    derivation = Derivation("t", Equation(Var(X), E(X**2)), (Step(R.variance_def, claim),), ())
+    error = audit(derivation).statement_error
+    assert isinstance(error, StatementMismatch)
+    assert (error.theorem, error.step, error.expected, error.got) == ("t", 1, E(X**2), claim)
+    assert f"the chain ends at   {show(claim)}\n  the statement says  {show(E(X**2))}" in str(error)
+    empty = audit(Derivation("t", Equation(Var(X), Var(X)), (), ())).statement_error
+    assert isinstance(empty, StatementMismatch)
+    assert empty.theorem == "t"
+    assert str(empty).endswith("\n  a derivation needs at least one step")
