@@ -230,6 +230,36 @@ ARGUED: dict[str, str] = {
     **{f"scaledattn.kernel.expr.x__rebind__mutmut_{n}": _ZIP for n in (11, 14, 15)},
     "scaledattn.kernel.expr.x__opaque__mutmut_2": "the dict is an ordered set: its values are"
     " never read",
+    **{
+        f"scaledattn.kernel.theorem.x__kind__mutmut_{n}": "_equal tells only 'iff' apart: every"
+        " other kind is compared as an equation"
+        for n in (5, 6)
+    },
+    **{
+        f"scaledattn.kernel.expr.x_same__mutmut_{n}": "the precision at a rational point: a"
+        " lower one can only turn a mismatch into 'undecided', and the step is refused either"
+        " way"
+        for n in (21, 23)
+    },
+    **{
+        f"scaledattn.kernel.expr.x_same__mutmut_{n}": "a ring expression evaluated at rational"
+        " points gives a number or zoo, never ±∞ (the check is defensive)"
+        for n in (27, 28, 31, 32, 33)
+    },
+    "scaledattn.kernel.expr.x_same__mutmut_40": "a difference of exactly 1e-25 is the only"
+    " case that tells > from ≥",
+    "scaledattn.kernel.expr.x__canon__mutmut_12": "permuting more binders finds the same"
+    " minimum, only slower",
+    "scaledattn.kernel.expr.x_canonical_indices__mutmut_5": "the canonical names start one"
+    " later, alike for both sides",
+    **{
+        f"scaledattn.kernel.expr.x__{f}__mutmut_{n}": "every SymPy object has args, and a node"
+        " without arguments is an atom"
+        for f, ns in (("canon", (47, 51, 54)), ("rebuild", (3, 7, 10)))
+        for n in ns
+    },
+    "scaledattn.kernel.rules.x__everywhere__mutmut_17": "a node without arguments is an atom",
+    **{f"scaledattn.kernel.rules.x__everywhere__mutmut_{n}": _ZIP for n in (28, 31, 32)},
 }
 
 

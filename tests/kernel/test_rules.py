@@ -742,3 +742,11 @@ def test_prop_key_gives_true_and_false_equations_the_keys_of_true_and_false() ->
     assert R.prop_key(Eq(x + 1, x, evaluate=False)) == R.prop_key(false)
     assert R.prop_key(true) != R.prop_key(false)
     assert R.prop_key(Eq(2 * x, 2, evaluate=False)) == R.prop_key(Eq(1, x, evaluate=False))
+
+
+def test_an_inner_cross_sum_keeps_the_outer_cross_sums_i_ne_j() -> None:
+    # Σ_{i≠j} Σ_{l≠m} E[q_i q_j]: the outer i ≠ j still holds inside the inner sum.
+    m = index("m")
+    before = CrossSum(CrossSum(E(q[i] * q[j]), ell, m, d), i, j, d)
+    after = CrossSum(CrossSum(E(q[i]) * E(q[j]), ell, m, d), i, j, d)
+    assert accepts(R.expectation_mul_of_indep, before, after, [IndependentComponents(q)])

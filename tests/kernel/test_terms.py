@@ -48,3 +48,31 @@ def test_a_sum_of_real_terms_is_real_and_of_unknown_terms_is_not_known_real() ->
     q, k = RandomVector("q", d), RandomVector("k", d)
     assert IndexSum(q[i] * k[i], i, d).is_real is True
     assert IndexSum(Symbol("z") * q[i], i, d).is_real is None
+
+
+def test_nested_sums_are_the_same_in_any_order_and_five_deep_still_normalise() -> None:
+    from scaledattn.kernel import IndexSum, same
+
+    d = dimension("d_k")
+    a, b, c, e, f = (index(x) for x in "abcef")
+    q = RandomVector("q", d)
+
+    def nest(body: Any, order: str) -> Any:
+        for name in reversed(order):
+            body = IndexSum(body, index(name), d)
+        return body
+
+    body4 = q[a] * q[b] ** 2 * q[c] ** 3 * q[e] ** 4
+    assert same(nest(body4, "abce"), nest(body4, "ecba")) is True
+    body5 = body4 * q[f] ** 5
+    assert same(nest(body5, "abcef"), nest(body5, "abcef")) is True
+
+
+def test_a_point_where_the_difference_is_undefined_is_skipped_not_taken_as_a_verdict() -> None:
+    from scaledattn.kernel import E, RandomVariable, same
+    from scaledattn.kernel.expr import _sample_points
+
+    x = RandomVariable("X")
+    first = next(iter(_sample_points()))(0)  # E[X] takes this value at the first point
+    assert same(1 / (E(x) - first), Integer(0)) is False  # the second point decides
+    assert same(Integer(1) / 0 + E(x), E(x)) is None  # undefined everywhere: undecided
