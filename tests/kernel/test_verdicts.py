@@ -201,6 +201,7 @@ def test_an_unknown_rule_is_named_with_every_rule_and_theorem_known() -> None:
         None,
         frozenset(),
     )
+    assert step.step == derivation.steps[0]
     error = step.error
     assert isinstance(error, UnknownRule)
     assert (error.theorem, error.step, error.rule) == ("t", 1, "no_such_rule")
@@ -224,3 +225,9 @@ def test_a_chain_that_ends_elsewhere_than_its_statement_says_so() -> None:
     assert isinstance(empty, StatementMismatch)
     assert empty.theorem == "t"
     assert str(empty).endswith("\n  a derivation needs at least one step")
+
+
+def test_a_missing_independence_lists_every_product_it_would_split() -> None:
+    error = rejection(R.expectation_mul_of_indep, E(X * Y) + E(X * Z), E(X) * E(Y) + E(X) * E(Z))
+    assert isinstance(error, MissingAssumption)
+    assert error.missing == "an independence assumption covering the factors of E[X*Y], E[X*Z]"
