@@ -260,6 +260,18 @@ ARGUED: dict[str, str] = {
     },
     "scaledattn.kernel.rules.x__everywhere__mutmut_17": "a node without arguments is an atom",
     **{f"scaledattn.kernel.rules.x__everywhere__mutmut_{n}": _ZIP for n in (28, 31, 32)},
+    "scaledattn.kernel.theorem.xǁ_TheoremRuleǁapply__mutmut_13": "None is falsy like False",
+    **{
+        f"scaledattn.kernel.theorem.x__missing_assumption__mutmut_{n}": "decides only whether"
+        " a rejection carries a hint; the step is rejected either way"
+        for n in (51, 53, 54)
+    },
+    **{
+        f"scaledattn.kernel.rules.x_prop_key__mutmut_{n}": "a tag inside the comparison key,"
+        " renamed alike for both sides"
+        for n in (24, 25)
+    },
+    "scaledattn.kernel.vectors.x_Lead__mutmut_25": "an assumption's label",
 }
 
 
