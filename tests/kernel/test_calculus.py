@@ -18,12 +18,14 @@ from scaledattn.kernel import (
     Audit,
     Deriv,
     Distinct,
+    Entries,
     IndexRange,
     IndexSum,
     Lead,
     Lim,
     OneHot,
     RealVector,
+    Shift,
     SoftmaxVector,
     as_written,
     dimension,
@@ -387,15 +389,11 @@ def test_limit_at_infinity_treats_only_real_exponentials_as_positive() -> None:
 
 def test_a_derivative_with_respect_to_a_defined_vector_is_refused() -> None:
     # r = s + a: s = r − a depends on r, so ∂s_i/∂r_m is δ_im, not 0.
-    from scaledattn.kernel import Shift
-
     a = Symbol("a", real=True)
     rejection(Deriv(s[i], r[m]), S.Zero, deriv_linear, (Shift(r, s, a),))
 
 
 def test_the_product_rule_sees_a_factor_that_varies_through_its_definition() -> None:
-    from scaledattn.kernel import Shift
-
     a = Symbol("a", real=True)
     claim = Deriv(r[i], s[m]) * s[i] + r[i] * Deriv(s[i], s[m])
     assert accepted(Deriv(r[i] * s[i], s[m]), claim, deriv_mul, (Shift(r, s, a),))
@@ -473,8 +471,6 @@ def test_exp_of_delta_does_not_split_a_delta_whose_index_a_sum_binds() -> None:
 
 
 def test_entries_def_refuses_a_definition_that_binds_the_index_it_is_read_at() -> None:
-    from scaledattn.kernel import Entries
-
     declared = (Entries(r, s[j] + IndexSum(s[i], i, n), j),)
     rejection(r[i], s[i] + IndexSum(s[k], k, n), entries_def, declared)
     assert accepted(r[m], s[m] + IndexSum(s[i], i, n), entries_def, declared)
@@ -510,8 +506,6 @@ def test_a_definition_never_names_its_index_after_a_dimension_or_a_parameter() -
     scores, led = RealVector("s", size), RealVector("r", size)
     declared = (Lead(led, scores, w, lam),)
     assert accepted(led[i], scores[i] + lam * delta(i, w), entries_def, declared)
-    from scaledattn.kernel import Shift
-
     declared = (Shift(led, scores, x),)
     assert accepted(led[i], scores[i] + x, entries_def, declared)
     # A lead called j: r_i = s_i + jδ_iw.
@@ -555,15 +549,11 @@ def test_limit_at_infinity_refuses_a_sum_that_hides_lambda_or_holds_a_derivative
 
 
 def test_a_shift_called_j_is_not_confused_with_the_definitions_index() -> None:
-    from scaledattn.kernel import Shift
-
     big = index("j")
     assert accepted(r[i], s[i] + big, entries_def, (Shift(r, s, big),))
 
 
 def test_a_lead_or_a_shift_needs_vectors_of_one_dimension() -> None:
-    from scaledattn.kernel import Shift
-
     other = RealVector("r", N)
     with pytest.raises(InvalidArgument, match="must have the same dimension"):
         Lead(other, s, w, lam)
@@ -572,7 +562,6 @@ def test_a_lead_or_a_shift_needs_vectors_of_one_dimension() -> None:
 
 
 def test_dependence_is_followed_through_definitions_that_refer_to_each_other() -> None:
-    from scaledattn.kernel import Entries
     from scaledattn.kernel.vectors import depends_on
 
     u = RealVector("u", n)

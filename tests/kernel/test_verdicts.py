@@ -7,14 +7,34 @@ the contract: these tests pin each line of it.
 
 from __future__ import annotations
 
+import pytest
 import sympy
 from sympy import Symbol, sqrt
 
-from scaledattn.errors import CannotDecide, MissingAssumption, StepMismatch
-from scaledattn.kernel import E, RandomVariable, Var
+from scaledattn.errors import (
+    CannotDecide,
+    MissingAssumption,
+    StatementMismatch,
+    StepMismatch,
+    UnknownRule,
+)
+from scaledattn.kernel import (
+    Derivation,
+    E,
+    Equation,
+    Independent,
+    Lim,
+    Positive,
+    RandomVariable,
+    Step,
+    Theorem,
+    Var,
+    audit,
+    check,
+)
 from scaledattn.kernel import rules as R
 from scaledattn.kernel.expr import normal_form
-from tests.kernel.helpers import rejection
+from tests.kernel.helpers import chain, rejection
 
 X, Y, Z = RandomVariable("X"), RandomVariable("Y"), RandomVariable("Z")
 
@@ -64,10 +84,6 @@ def test_a_missing_independence_names_what_is_needed_and_what_is_in_scope() -> N
 
 
 def test_a_theorem_cannot_be_made_except_by_check() -> None:
-    import pytest
-
-    from scaledattn.kernel import Theorem
-    from tests.kernel.helpers import chain
 
     proved = chain(Var(X), [(E(X**2) - E(X) ** 2, R.variance_def)]).theorem
     assert proved is not None
@@ -80,16 +96,12 @@ def test_a_theorem_cannot_be_made_except_by_check() -> None:
 
 def _lemma_indep() -> object:
     """E[XY] = E[X]E[Y] for independent X, Y, checked here (built at test time)."""
-    from scaledattn.kernel import Independent, check
-    from tests.kernel.helpers import chain
 
     proof = chain(E(X * Y), [(E(X) * E(Y), R.expectation_mul_of_indep)], [Independent(X, Y)])
     return check(proof.derivation)
 
 
 def test_a_cited_theorem_records_its_assumptions_only_where_it_rewrites() -> None:
-    from scaledattn.kernel import Independent
-    from tests.kernel.helpers import chain
 
     lemma = _lemma_indep()
     declared = [Independent(X, Y)]
@@ -102,8 +114,6 @@ def test_a_cited_theorem_records_its_assumptions_only_where_it_rewrites() -> Non
 
 
 def test_a_cited_theorem_is_not_used_under_a_limit_binding_a_symbol_it_constrains() -> None:
-    from scaledattn.kernel import Lim, Positive, check
-    from tests.kernel.helpers import chain
 
     c = Symbol("c", real=True)
     lemma = check(
@@ -116,7 +126,6 @@ def test_a_cited_theorem_is_not_used_under_a_limit_binding_a_symbol_it_constrain
 
 
 def test_a_missing_positivity_names_each_symbol_that_lacks_it_and_no_other() -> None:
-    from scaledattn.kernel import Positive
 
     b, c = Symbol("b", real=True), Symbol("c", real=True)
     sigma = Symbol("sigma", positive=True)  # positive to SymPy already
@@ -147,8 +156,6 @@ def test_a_missing_moment_says_no_declared_moment_fits() -> None:
 
 
 def test_a_cited_theorem_names_the_assumptions_it_lacks() -> None:
-    from scaledattn.kernel import Independent, check
-    from tests.kernel.helpers import chain
 
     both = [Independent(X, Y), Independent(X, Z)]
     lemma = check(
@@ -166,8 +173,6 @@ def test_a_cited_theorem_names_the_assumptions_it_lacks() -> None:
 
 
 def test_each_step_result_carries_its_number_step_rule_derivation_and_assumptions() -> None:
-    from scaledattn.kernel import Positive
-    from tests.kernel.helpers import chain
 
     c = Symbol("c", real=True)
     steps = [(E(X**2) - E(X) ** 2, R.variance_def), (E(X), R.ring)]
@@ -189,8 +194,6 @@ def test_each_step_result_carries_its_number_step_rule_derivation_and_assumption
 
 
 def test_an_unknown_rule_is_named_with_every_rule_and_theorem_known() -> None:
-    from scaledattn.errors import UnknownRule
-    from scaledattn.kernel import Derivation, Equation, Step, audit
 
     derivation = Derivation("t", Equation(Var(X), E(X)), (Step("no_such_rule", E(X)),), ())
     result = audit(derivation)
@@ -212,8 +215,6 @@ def test_an_unknown_rule_is_named_with_every_rule_and_theorem_known() -> None:
 
 
 def test_a_chain_that_ends_elsewhere_than_its_statement_says_so() -> None:
-    from scaledattn.errors import StatementMismatch
-    from scaledattn.kernel import Derivation, Equation, Step, audit
 
     claim = E(X**2) - E(X) ** 2
     derivation = Derivation("t", Equation(Var(X), E(X**2)), (Step(R.variance_def, claim),), ())
