@@ -1,0 +1,38 @@
+"""``python -m scaledattn.fuzz [--applications N] [--seed S] [--seconds T]``: a campaign.
+
+Prints the count per rule (applied, rewrote the term, agreed, undecided, differed,
+crashed), the wall time and the rate, and the first disagreement shrunk to a
+minimal term. Exit 0 when no rule changed a meaning, 1 otherwise.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from scaledattn.fuzz.campaign import Stats, run
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run a campaign and print its figures."""
+    parser = argparse.ArgumentParser(prog="python -m scaledattn.fuzz", description=__doc__)
+    parser.add_argument("--applications", type=int, default=100_000)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--seconds", type=float, default=None)
+    parser.add_argument("--all", action="store_true", help="go on after a disagreement")
+    args = parser.parse_args(argv)
+
+    def progress(stats: Stats) -> None:
+        rate = stats.applications / stats.seconds if stats.seconds else 0.0
+        print(f"... {stats.applications} applications, {rate:.0f}/s", file=sys.stderr, flush=True)
+
+    stats, found = run(args.applications, args.seed, args.seconds, progress, not args.all)
+    print(f"python -m scaledattn.fuzz --applications {args.applications} --seed {args.seed}")
+    print(stats.table())
+    for choices, disagreement in found:
+        print(f"\n{disagreement}\n  choices:   {choices}")
+    return 1 if found else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,368 @@
+"""The differential fuzzer: every primitive rule against the exact semantics.
+
+Property 1 (rules): for every primitive rule R, drawn term e and world M of the
+drawn context, R(e) and e mean the same in M — the same value at every outcome, or
+both undefined (:func:`~scaledattn.numeric.semantics.compare`). ``ring`` is judged
+by the kernel's normal form: e and ``normal_form(e)`` (which also renames bound
+indices and reorders nested sums) must mean the same.
+
+Property 2 (derivations): in worlds of a derivation's context, each step's claim
+means the same as the expression before it (for equivalences: the same truth value),
+and the chain's end the same as the statement's right side.
+
+A disagreement is shrunk by replaying the recorded choices with fewer and smaller
+ones (the Hypothesis/minithesis idea, without its database) until no simpler choice
+sequence still disagrees.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import sympy
+from sympy.logic.boolalg import Boolean
+
+from scaledattn.fuzz.generate import Case, draw_case
+from scaledattn.kernel.assumptions import Context
+from scaledattn.kernel.expr import normal_form, rebuild
+from scaledattn.kernel.rules import RULES
+from scaledattn.kernel.theorem import Derivation, Equivalence
+from scaledattn.numeric.semantics import Meaning, World, compare, meaning, show
+from scaledattn.numeric.worlds import Chooser, RandomChooser, draw_world
+
+__all__ = [
+    "Disagreement",
+    "Stats",
+    "apply_rule",
+    "check_case",
+    "derivation_disagreements",
+    "run",
+    "shrink",
+]
+
+WORLDS_PER_CASE = 2
+#: Examples kept of rewrites that change only whether a term is defined.
+PARTIALS_KEPT = 5
+
+
+def rule_names() -> list[str]:
+    """Every registered primitive rule, ``ring`` first."""
+    return sorted(RULES, key=lambda name: (name != "ring", name))
+
+
+def apply_rule(name: str, term: Any, assumptions: Sequence[Any]) -> Any:
+    """R(term): the rule's rewrite, or for ``ring`` the kernel's normal form."""
+    if name == "ring":
+        if isinstance(term, Boolean):
+            return rebuild(term)
+        return normal_form(term)
+    result, _ = RULES[name].apply(term, Context.of(assumptions))
+    return result
+
+
+@dataclass
+class RuleCount:
+    """Per rule: applications, rewrites (the term changed), verdicts, crashes."""
+
+    applications: int = 0
+    rewrites: int = 0
+    agreed: int = 0
+    undecided: int = 0
+    differed: int = 0
+    partial: int = 0
+    crashed: int = 0
+
+
+@dataclass
+class Stats:
+    """A campaign's counts."""
+
+    cases: int = 0
+    worlds: int = 0
+    no_world: int = 0
+    rules: dict[str, RuleCount] = field(default_factory=dict)
+    seconds: float = 0.0
+    partials: list[Disagreement] = field(default_factory=list)
+
+    def count(self, name: str) -> RuleCount:
+        """The counts of one rule."""
+        return self.rules.setdefault(name, RuleCount())
+
+    @property
+    def applications(self) -> int:
+        """Rule applications in all."""
+        return sum(c.applications for c in self.rules.values())
+
+    def table(self) -> str:
+        """A plain-text table: one line per rule, then the totals and the rate."""
+        head = f"{'rule':26} {'applied':>9} {'rewrote':>8} {'agreed':>8} {'undecided':>9}"
+        head += f" {'DIFFERED':>8} {'partial':>7} {'crashed':>7}"
+        lines = [head]
+        for name in rule_names():
+            x = self.count(name)
+            lines.append(
+                f"{name:26} {x.applications:9d} {x.rewrites:8d} {x.agreed:8d} {x.undecided:9d}"
+                f" {x.differed:8d} {x.partial:7d} {x.crashed:7d}"
+            )
+        rate = self.applications / self.seconds if self.seconds else 0.0
+        lines.append(
+            f"{self.applications} rule applications on {self.cases} terms in {self.worlds}"
+            f" worlds ({self.no_world} contexts without a world drawn), {self.seconds:.1f} s,"
+            f" {rate:.0f} applications/s"
+        )
+        return "\n".join(lines)
+
+
+@dataclass(frozen=True)
+class Disagreement:
+    """A rule that changed the meaning of a term in a world of its context."""
+
+    rule: str
+    case: Case
+    rewritten: Any
+    world: World
+    before: Meaning
+    after: Meaning
+
+    def __str__(self) -> str:
+        def shown(m: Meaning) -> str:
+            if m.kind != "value":
+                return m.kind
+            return ", ".join(x if isinstance(x, str) else _show(x) for x in m.values[:4])
+
+        return (
+            f"rule {self.rule} changes a meaning\n  term:      {self.case}\n"
+            f"  rewritten: {sympy.sstr(self.rewritten)}\n  world:     {self.world.describe()}\n"
+            f"  before:    {shown(self.before)}\n  after:     {shown(self.after)}"
+        )
+
+
+def _show(x: Any) -> str:
+    return str(x).lower() if isinstance(x, bool) else show(x)
+
+
+def check_case(
+    case: Case,
+    worlds: Sequence[World],
+    stats: Stats,
+    rules: Iterable[str] | None = None,
+) -> Disagreement | None:
+    """Apply every rule to the case's term and compare meanings in each world."""
+    cache: dict[int, Meaning] = {}
+    for name in rules if rules is not None else rule_names():
+        count = stats.count(name)
+        count.applications += 1
+        try:
+            rewritten = apply_rule(name, case.term, case.assumptions)
+        except Exception:
+            count.crashed += 1
+            continue
+        if rewritten == case.term:
+            continue
+        count.rewrites += 1
+        for n, world in enumerate(worlds):
+            if n not in cache:
+                cache[n] = meaning(case.term, world)
+            after = meaning(rewritten, world)
+            verdict = compare(cache[n], after)
+            if verdict == "agree":
+                count.agreed += 1
+            elif verdict == "undecided":
+                count.undecided += 1
+            elif verdict == "partial":
+                count.partial += 1
+                stats.partials.append(Disagreement(name, case, rewritten, world, cache[n], after))
+                del stats.partials[PARTIALS_KEPT:]
+            else:
+                count.differed += 1
+                return Disagreement(name, case, rewritten, world, cache[n], after)
+    return None
+
+
+def _worlds(case: Case, ch: Chooser, stats: Stats) -> list[World]:
+    found = []
+    for _ in range(WORLDS_PER_CASE):
+        world, _why = draw_world([case.term], case.assumptions, ch)
+        if world is not None:
+            found.append(world)
+    stats.worlds += len(found)
+    if not found:
+        stats.no_world += 1
+    return found
+
+
+def one_case(
+    ch: Chooser, stats: Stats, rules: Iterable[str] | None = None, propositions: bool = False
+) -> Disagreement | None:
+    """Draw one case and its worlds, and check every rule on it."""
+    case = draw_case(ch, propositions)
+    stats.cases += 1
+    worlds = _worlds(case, ch, stats)
+    if not worlds:
+        return None
+    return check_case(case, worlds, stats, rules)
+
+
+# ------------------------------------------------------------------- shrinking
+
+
+class _Recorder:
+    def __init__(self, inner: Chooser) -> None:
+        self.inner, self.choices = inner, []  # type: ignore[var-annotated]
+
+    def integer(self, lo: int, hi: int) -> int:
+        v = self.inner.integer(lo, hi)
+        self.choices.append(v - lo)
+        return v
+
+
+class _Replay:
+    """Choices from a recorded list (offsets from each range's low end; then the lowest)."""
+
+    def __init__(self, choices: Sequence[int]) -> None:
+        self.choices, self.at = list(choices), 0
+        self.used: list[int] = []
+
+    def integer(self, lo: int, hi: int) -> int:
+        offset = self.choices[self.at] if self.at < len(self.choices) else 0
+        self.at += 1
+        v = min(lo + max(offset, 0), hi)
+        self.used.append(v - lo)
+        return v
+
+
+def _fails(choices: Sequence[int], rule: str, propositions: bool) -> Disagreement | None:
+    stats = Stats()
+    try:
+        return one_case(_Replay(choices), stats, [rule], propositions)
+    except Exception:
+        return None
+
+
+def shrink(
+    choices: Sequence[int], rule: str, propositions: bool = False, budget: int = 600
+) -> tuple[list[int], Disagreement | None]:
+    """Fewer and smaller choices that still make ``rule`` disagree (greedy, bounded)."""
+    best = list(choices)
+    found = _fails(best, rule, propositions)
+    if found is None:
+        return best, None
+    tries = 0
+    improved = True
+    while improved and tries < budget:
+        improved = False
+        for size in (8, 4, 2, 1):
+            start = 0
+            while start < len(best) and tries < budget:
+                candidate = best[:start] + best[start + size :]
+                tries += 1
+                result = _fails(candidate, rule, propositions)
+                if result is not None:
+                    best, found, improved = candidate, result, True
+                else:
+                    start += 1
+        for pos in range(len(best)):
+            for smaller in (0, best[pos] // 2, best[pos] - 1):
+                if tries >= budget or smaller >= best[pos] or smaller < 0:
+                    continue
+                candidate = [*best[:pos], smaller, *best[pos + 1 :]]
+                tries += 1
+                result = _fails(candidate, rule, propositions)
+                if result is not None:
+                    best, found, improved = candidate, result, True
+                    break
+    return best, found
+
+
+# ------------------------------------------------------------------- campaigns
+
+
+def run(
+    applications: int,
+    seed: int = 0,
+    seconds: float | None = None,
+    progress: Callable[[Stats], None] | None = None,
+    stop_at_first: bool = True,
+) -> tuple[Stats, list[tuple[list[int], Disagreement]]]:
+    """A campaign of at least ``applications`` rule applications (or ``seconds``).
+
+    Every fourth case is a proposition (for the rules on equations). Returns the
+    counts and the disagreements, each shrunk, with its choice sequence.
+    """
+    stats = Stats()
+    found: list[tuple[list[int], Disagreement]] = []
+    start = time.perf_counter()
+    number = 0
+    last = start
+    while stats.applications < applications:
+        if seconds is not None and time.perf_counter() - start > seconds:
+            break
+        recorder = _Recorder(RandomChooser(seed * 1_000_003 + number))
+        propositions = number % 4 == 3
+        number += 1
+        try:
+            result = one_case(recorder, stats, None, propositions)
+        except RecursionError:
+            continue
+        if result is not None:
+            choices, small = shrink(recorder.choices, result.rule, propositions)
+            found.append((choices, small or result))
+            if stop_at_first:
+                break
+        now = time.perf_counter()
+        if progress is not None and now - last > 10:
+            stats.seconds = now - start
+            progress(stats)
+            last = now
+    stats.seconds = time.perf_counter() - start
+    return stats, found
+
+
+# ------------------------------------------------------------------ derivations
+
+
+def _chain(derivation: Derivation) -> list[tuple[str, Any, Any]]:
+    """(label, before, after) for every step and for the statement's right side."""
+    pairs = []
+    prev = derivation.statement.lhs
+    for n, step in enumerate(derivation.steps, 1):
+        label = getattr(step.rule, "name", str(step.rule))
+        pairs.append((f"step {n} ({label})", prev, step.claim))
+        prev = step.claim
+    pairs.append(("statement", prev, derivation.statement.rhs))
+    return pairs
+
+
+def derivation_disagreements(
+    derivation: Derivation, ch: Chooser, worlds: int = 2
+) -> tuple[list[str], int]:
+    """Steps whose two sides mean different things in a world of the derivation's context.
+
+    Returns the disagreements (as text) and how many step comparisons were decided.
+    """
+    chain = _chain(derivation)
+    terms = [x for _, before, after in chain for x in (before, after)]
+    if isinstance(derivation.statement, Equivalence):
+        terms = [side for prop in terms for side in _sides(prop)]
+    problems: list[str] = []
+    decided = 0
+    for _ in range(worlds):
+        world, _why = draw_world(terms, derivation.assumptions, ch)
+        if world is None:
+            continue
+        for label, before, after in chain:
+            verdict = compare(meaning(rebuild(before), world), meaning(rebuild(after), world))
+            if verdict == "differ":
+                problems.append(f"{derivation.name}, {label}: differ in {world.describe()}")
+            elif verdict == "agree":
+                decided += 1
+    return problems, decided
+
+
+def _sides(prop: Any) -> list[Any]:
+    if isinstance(prop, sympy.Equality):
+        return [prop.lhs, prop.rhs]
+    return [x for a in getattr(prop, "args", ()) for x in _sides(a)]
