@@ -42,6 +42,7 @@ from scaledattn.kernel.expr import (
 from scaledattn.kernel.rules import RULES, Rule
 from scaledattn.kernel.theorem import (
     Audit,
+    Axiom,
     Derivation,
     Equation,
     Equivalence,
@@ -49,6 +50,7 @@ from scaledattn.kernel.theorem import (
     StepResult,
     Theorem,
     audit,
+    axiom,
     check,
 )
 from scaledattn.kernel.vectors import (
@@ -70,6 +72,7 @@ __all__ = [
     "RULES",
     "Assumption",
     "Audit",
+    "Axiom",
     "Component",
     "Context",
     "Cov",
@@ -112,6 +115,7 @@ __all__ = [
     "ZeroMean",
     "as_written",
     "audit",
+    "axiom",
     "check",
     "dimension",
     "index",

@@ -1,0 +1,86 @@
+"""Plain strings of the kernel's terms (``str``, ``repr``, ``sympy.sstr``), outside the kernel.
+
+SymPy's ``StrPrinter`` looks up ``_print_<ClassName>``; :func:`install` adds one for
+each term of the kernel, so that ``E(X + Y)`` prints as ``E(X + Y)``, a sum as
+``Sum(q_i**2, (i, 1, 3))`` and a limit as ``lim[λ→∞](f)``. The kernel itself never
+needs these strings to decide anything. ``scaledattn`` installs them when imported.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from sympy.printing.str import StrPrinter
+
+from scaledattn.kernel.expr import (
+    Component,
+    Cov,
+    CrossSum,
+    DotProduct,
+    E,
+    Group,
+    IndexSum,
+    Std,
+    Var,
+)
+from scaledattn.kernel.vectors import Deriv, Entry, Lim, Softmax
+
+__all__ = ["install"]
+
+Show = Callable[[Any, Any], str]
+
+
+def _operator(p: Any, e: Any) -> str:
+    return f"{type(e).__name__}({', '.join(p._print(a) for a in e.args)})"
+
+
+def _sum(p: Any, e: Any) -> str:
+    i = p._print(e.indices[0])
+    return f"Sum({p._print(e.body)}, ({i}, 1, {p._print(e.upper)}))"
+
+
+def _cross(p: Any, e: Any) -> str:
+    i, j = (p._print(s) for s in e.indices)
+    return f"CrossSum({p._print(e.body)}, ({i}, {j}, 1, {p._print(e.upper)}))"
+
+
+SHOW: dict[type, Show] = {
+    Component: lambda p, e: f"{e.label.name}_{p._print(e.index)}",
+    E: _operator,
+    Var: _operator,
+    Cov: _operator,
+    Std: _operator,
+    DotProduct: lambda p, e: f"{e.args[0].name}·{e.args[1].name}",
+    IndexSum: _sum,
+    CrossSum: _cross,
+    Group: lambda p, e: f"({p._print(e.args[0])})",
+    Entry: lambda p, e: f"{e.vector}_{p._print(e.index)}",
+    Softmax: lambda p, e: f"{e.shown}_{p._print(e.index)}",
+    Deriv: lambda p, e: f"∂({p._print(e.args[0])})/∂{p._print(e.args[1])}",
+    Lim: lambda p, e: f"lim[{p._print(e.variable)}→∞]({p._print(e.args[0])})",
+}
+
+
+def _method(cls: type, show: Show, fallback: Any) -> Callable[[Any, Any], str]:
+    def method(printer: Any, e: Any) -> str:
+        if isinstance(e, cls) or fallback is None:
+            return show(printer, e)
+        return str(fallback(printer, e))
+
+    return method
+
+
+def install() -> None:
+    """Give SymPy's string printer a method for each kernel term (once)."""
+    for cls, show in SHOW.items():
+        name = f"_print_{cls.__name__}"
+        current = getattr(StrPrinter, name, None)
+        if getattr(current, "_scaledattn", False):
+            continue
+        method = _method(cls, show, current)
+        method._scaledattn = True  # type: ignore[attr-defined]
+        setattr(StrPrinter, name, method)
+
+
+install()
