@@ -359,7 +359,7 @@ def sign_facts(expr: Expr, ctx: Context) -> tuple[Expr, frozenset[Assumption]]:
         if p.symbol in expr.free_symbols:
             mapping[p.symbol] = sympy.Dummy(p.symbol.name, positive=True)
             used.add(p)
-    return expr.xreplace(mapping), frozenset(used)
+    return subst(expr, mapping), frozenset(used)
 
 
 def provably_positive(expr: Expr, ctx: Context) -> tuple[bool, frozenset[Assumption]]:

@@ -38,7 +38,7 @@ import sympy
 from sympy import Add, Expr, KroneckerDelta, Mul, Pow, Symbol
 
 from scaledattn.kernel.assumptions import Assumption, Context
-from scaledattn.kernel.binders import Scope, rename_away, subst
+from scaledattn.kernel.binders import Binder, Scope, rename_away, subst
 from scaledattn.kernel.expr import SUMS, IndexSum, fresh_index
 from scaledattn.kernel.rules import Rule, register
 from scaledattn.kernel.vectors import (
@@ -240,13 +240,13 @@ def _exp_of_delta(e: Expr, ctx: Context, scope: Scope) -> Rewrite | None:
     if not isinstance(e, sympy.exp):
         return None
     arg = e.args[0]
-    if any(isinstance(a, (*SUMS, Deriv, Lim)) for a in sympy.preorder_traversal(arg)):
-        return None
+    if any(isinstance(a, (Binder, Deriv)) for a in sympy.preorder_traversal(arg)):
+        return None  # a delta under a binder may name a bound index
     deltas = sorted(arg.atoms(KroneckerDelta), key=sympy.default_sort_key)
     if not deltas:
         return None
     d = deltas[0]
-    off, on = sympy.exp(arg.xreplace({d: 0})), sympy.exp(arg.xreplace({d: 1}))
+    off, on = sympy.exp(subst(arg, {d: 0})), sympy.exp(subst(arg, {d: 1}))
     return off + (on - off) * d, NOTHING
 
 

@@ -430,11 +430,14 @@ MAX_PERMUTED_BINDERS = 4
 
 def _canon(expr: Any, depth: int) -> Any:
     if type(expr) is IndexSum:
+        # Open each sum with a fresh symbol, so that a free i in a bound is never taken
+        # for a bound i (Σ_{j≤i} Σ_{i≤n}: the first i is free).
         binders: list[tuple[Symbol, Expr]] = []
         e = expr
         while type(e) is IndexSum:
-            binders.append((e.indices[0], e.upper))
-            e = e.body
+            opened = sympy.Dummy(integer=True, positive=True)
+            binders.append((opened, e.upper))
+            e = subst(e.body, {e.indices[0]: opened})
         orders = (
             itertools.permutations(binders)
             if len(binders) <= MAX_PERMUTED_BINDERS
