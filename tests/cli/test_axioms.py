@@ -16,9 +16,7 @@ from scaledattn.registry import TheoremModule
 (X,) = random_variables("X")
 # A true law taken on trust: the kernel does not check it, the numbers still do.
 ASSUMED = axiom("variance_assumed", Var(X), E(X**2) - E(X) ** 2)
-RESTS = calc("rests_on_an_axiom", Var(X), E(X**2) - E(X) ** 2).eq(
-    E(X**2) - E(X) ** 2, by=ASSUMED
-)
+RESTS = calc("rests_on_an_axiom", Var(X), E(X**2) - E(X) ** 2).eq(E(X**2) - E(X) ** 2, by=ASSUMED)
 
 
 def _only(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -22,14 +22,14 @@ from sympy import KroneckerDelta, S, Symbol
 
 from scaledattn.derive import audit_of, calc
 from scaledattn.kernel import (
+    Axiom,
     Deriv,
     Derivation,
     Equation,
     Lim,
-    Axiom,
     Rule,
-    axiom,
     ZeroMean,
+    axiom,
     random_variables,
 )
 from scaledattn.numeric.calculus import CalculusEvaluator

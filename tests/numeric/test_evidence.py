@@ -15,9 +15,9 @@ from scaledattn.kernel import (
     IndependentPairs,
     RandomVector,
     Rule,
-    axiom,
     Var,
     ZeroMean,
+    axiom,
     dimension,
     random_variables,
 )
