@@ -69,7 +69,7 @@ def test_example_1_shadowing_does_not_reach_ring() -> None:
     assert verdict(lhs, rhs, R.ring) is not None
     assert lhs.body.indices != (i,)  # the inner binder was renamed when the sum was built
     assert verdict(lhs, n * m * (m + 1) / 2, R.ring) is not None  # ring does no sums
-    assert verdict(lhs, IndexSum(IndexSum(k, k, m), j, n), R.ring) is None  # α-equivalent
+    assert verdict(lhs, IndexSum(IndexSum(k, k, m), j, n), R.ring) is None  # alpha-equivalent
 
 
 def test_example_2_a_product_of_sums_does_not_capture_a_free_index() -> None:
