@@ -81,7 +81,7 @@ MAX_PASSES = 40
 def _softmax_def(e: Expr, ctx: Context, scope: Scope) -> Rewrite | None:
     if not isinstance(e, Softmax):
         return None
-    j = fresh_index({e.index, *e.dim.free_symbols})  # never the name of the dimension
+    j = fresh_index(e.index.free_symbols | e.dim.free_symbols)  # nor the dimension's name
     total = IndexSum(sympy.exp(Entry(e.vector, j, e.dim)), j, e.dim)
     return sympy.exp(Entry(e.vector, e.index, e.dim)) / total, NOTHING
 

@@ -529,7 +529,7 @@ def same(a: Expr, b: Expr) -> bool | None:
 
 def fresh_index(avoid: set[Symbol], preferred: str = "j") -> Symbol:
     """An index symbol named ``preferred`` or the next free letter, not in ``avoid``."""
-    names = {s.name for s in avoid}
+    names = {s.name for s in avoid if isinstance(s, Symbol)}
     for name in (preferred, "i", "j", "l", "m", "r", "s", "t", "u", "v", "w"):
         if name not in names:
             return index(name)

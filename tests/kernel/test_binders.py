@@ -33,6 +33,7 @@ from scaledattn.kernel import (
     Moment,
     RealVector,
     Rule,
+    SoftmaxVector,
     Step,
     Var,
     axiom,
@@ -270,3 +271,29 @@ def test_every_rendering_says_verified_modulo_axiom() -> None:
     data = audit_json(result)
     assert data["axioms"] == ["forget_mean"]
     assert data["verified_modulo"] == "verified modulo axiom forget_mean"
+
+
+# ------------------------------------------------ holes the oracle's fuzzer reported
+
+
+def test_softmax_def_unfolds_a_weight_with_a_numeric_index() -> None:
+    # H-F1: fresh_index read .name of the Integer index 1 (AttributeError).
+    p = SoftmaxVector(s)
+    total = IndexSum(exp(s[j]), j, n)
+    assert verdict(p[1], exp(s[1]) / total, C.softmax_def) is None
+
+
+def test_a_bound_that_is_the_outer_index_stays_bound_in_the_normal_form() -> None:
+    # H-F2: Σᵢ₌₁ⁿ Σ_{i'=1}^{i} 1/2 = 3/2 at n = 2, but the renaming read the inner bound as
+    # the free i (= 1): 2·(1/2) = 1.
+    nested = IndexSum(IndexSum(S.Half, i, i), i, n)
+    assert i not in nested.free_symbols
+    assert verdict(nested, n * IndexSum(S.Half, j, i), R.ring) is not None
+
+
+def test_sum_mul_sum_never_captures_a_symbol_free_in_another_factor() -> None:
+    # H-F3: (Σⱼ 1)²(Σⱼ sᵢ)² = n²·n²sᵢ²; a fresh name i for one sum captured the free i.
+    product = IndexSum(1, j, n) ** 2 * IndexSum(s[i], j, n) ** 2
+    expanded = R.sum_mul_sum.apply(product, Context())[0]
+    assert i in expanded.free_symbols
+    assert same(R.count_terms.apply(expanded, Context())[0], n**4 * s[i] ** 2) is True
