@@ -20,6 +20,7 @@ Examples
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -114,6 +115,9 @@ class Derivation:
 
 
 _TOKEN = object()
+#: Every Theorem ``check`` made, by id: a copy (``dataclasses.replace`` passes the token
+#: on) with another statement is not one of them, and justifies nothing.
+_ISSUED: weakref.WeakValueDictionary[int, Theorem] = weakref.WeakValueDictionary()
 
 
 @dataclass(frozen=True)
@@ -246,12 +250,12 @@ def axiom(rule: Any, lhs: Any = None, rhs: Any = None) -> Axiom:
 def _resolve(rule: Any, theorems: Mapping[str, Theorem], name: str, number: int) -> Any:
     if is_registered(rule) or isinstance(rule, Axiom):
         return rule
-    if isinstance(rule, Theorem):
+    if isinstance(rule, Theorem) and _ISSUED.get(id(rule)) is rule:
         return _theorem_rule(rule)
     if isinstance(rule, str):
         if rule in RULES:
             return RULES[rule]
-        if rule in theorems:
+        if rule in theorems and _ISSUED.get(id(theorems[rule])) is theorems[rule]:
             return _theorem_rule(theorems[rule])
     if isinstance(rule, Rule):
         raise UnknownRule(
@@ -472,6 +476,7 @@ def audit(derivation: Derivation, theorems: Mapping[str, Theorem] | None = None)
         theorem = Theorem(
             derivation.name, derivation.statement, used, derivation, _TOKEN, axioms=axioms
         )
+        _ISSUED[id(theorem)] = theorem
     return Audit(derivation, tuple(results), statement_error, theorem)
 
 

@@ -297,3 +297,13 @@ def test_sum_mul_sum_never_captures_a_symbol_free_in_another_factor() -> None:
     expanded = R.sum_mul_sum.apply(product, Context())[0]
     assert i in expanded.free_symbols
     assert same(R.count_terms.apply(expanded, Context())[0], n**4 * s[i] ** 2) is True
+
+
+def test_a_theorem_copied_with_another_statement_justifies_nothing() -> None:
+    # dataclasses.replace passes the token on: E[X] = E[X] copied as E[X] = 0 gave E[X] + 1 = 1.
+    from dataclasses import replace
+
+    proved = check(calc("t", E(X), E(X)).eq(E(X), by=R.ring).qed())
+    forged = replace(proved, statement=Equation(E(X), 0))
+    assert isinstance(verdict(E(X) + 1, Integer(1), forged), UnknownRule)
+    assert verdict(E(X) + 1, E(X) + 1, proved) is None
