@@ -39,7 +39,7 @@ from scaledattn.kernel.expr import (
     random_variables,
     same,
 )
-from scaledattn.kernel.rules import RULES, Rule
+from scaledattn.kernel.rules import RULES, Rule, freeze
 from scaledattn.kernel.theorem import (
     Audit,
     Axiom,
@@ -67,6 +67,8 @@ from scaledattn.kernel.vectors import (
     Softmax,
     SoftmaxVector,
 )
+
+freeze()  # every primitive rule is registered: no more
 
 __all__ = [
     "RULES",

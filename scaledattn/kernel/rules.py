@@ -508,12 +508,22 @@ _TABLE: dict[str, Rule] = {}
 RULES = MappingProxyType(_TABLE)
 
 
+_FROZEN: list[bool] = [False]
+
+
 def register(rule: Rule) -> Rule:
     """Add a primitive rule to the table (kernel modules only, while they are imported)."""
+    if _FROZEN[0]:
+        raise RuntimeError(f"the rule table is frozen; declare {rule.name!r} as axiom(rule)")
     if rule.name in _TABLE:  # pragma: no cover - a programming error, caught at import
         raise RuntimeError(f"rule {rule.name!r} registered twice")
     _TABLE[rule.name] = rule
     return rule
+
+
+def freeze() -> None:
+    """Close the table: called once, when the kernel has registered every rule."""
+    _FROZEN[0] = True
 
 
 def is_registered(rule: Any) -> bool:

@@ -307,3 +307,9 @@ def test_a_theorem_copied_with_another_statement_justifies_nothing() -> None:
     forged = replace(proved, statement=Equation(E(X), 0))
     assert isinstance(verdict(E(X) + 1, Integer(1), forged), UnknownRule)
     assert verdict(E(X) + 1, E(X) + 1, proved) is None
+
+
+def test_the_rule_table_is_closed_once_the_kernel_is_imported() -> None:
+    with pytest.raises(RuntimeError, match="frozen"):
+        R.register(FORGET)
+    assert "forget_mean" not in RULES
