@@ -127,9 +127,6 @@ class Independent(Independence):
         unit = atom.label if isinstance(atom, Component) else atom
         return (unit, None) if unit in self.units else None
 
-    def __str__(self) -> str:
-        return f"Independent({', '.join(str(u) for u in self.units)})"
-
 
 @dataclass(frozen=True)
 class IndependentComponents(Independence):
@@ -148,10 +145,6 @@ class IndependentComponents(Independence):
             return (atom.label, atom.index)
         return None
 
-    def __str__(self) -> str:
-        names = ", ".join(v.name for v in self.vectors)
-        return f"IndependentComponents({names})"
-
 
 @dataclass(frozen=True)
 class IndependentPairs(Independence):
@@ -169,10 +162,6 @@ class IndependentPairs(Independence):
         if isinstance(atom, Component) and atom.label in self.vectors:
             return (self.vectors, atom.index)
         return None
-
-    def __str__(self) -> str:
-        names = ", ".join(v.name for v in self.vectors)
-        return f"IndependentPairs({names})"
 
 
 def _schematic_indices(expr: Expr) -> tuple[Symbol, ...]:
@@ -219,15 +208,6 @@ class Moment(Assumption):
             lhs = subst(self.lhs, binding)
             if normal_form(lhs) == normal_form(term):
                 yield subst(self.value, binding)
-
-    def __str__(self) -> str:
-        lhs = sympy.sstr(self.lhs)
-        if isinstance(self.lhs, E):
-            lhs = f"E[{sympy.sstr(self.lhs.args[0])}]"
-        text = f"{lhs} = {sympy.sstr(self.value)}"
-        if self.indices:
-            text += " for every " + ", ".join(str(i) for i in self.indices)
-        return text
 
 
 def _bindings(
@@ -287,9 +267,6 @@ class Positive(Assumption):
         """The symbol said to be positive."""
         return {self.symbol}
 
-    def __str__(self) -> str:
-        return f"{self.symbol} > 0"
-
 
 @dataclass(frozen=True)
 class Context:
@@ -342,9 +319,6 @@ class Context:
     def entails(self, assumption: Assumption) -> bool:
         """True when ``assumption`` is declared here (syntactically)."""
         return assumption in self.assumptions
-
-    def __str__(self) -> str:
-        return ", ".join(str(a) for a in self.assumptions) or "none"
 
 
 def sign_facts(expr: Expr, ctx: Context) -> tuple[Expr, frozenset[Assumption]]:

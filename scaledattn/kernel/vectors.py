@@ -266,10 +266,6 @@ class Entries(Assumption):
         mentioned: set[Symbol] = self.body.free_symbols
         return mentioned - {self.index}
 
-    def __str__(self) -> str:
-        text = f"{self.name}_{self.index} = {sympy.sstr(self.body)} for every {self.index}"
-        return f"{text} ({self.label})" if self.label else text
-
 
 def OneHot(y: RealVector, t: Any) -> Entries:  # noqa: N802 - reads as a predicate
     """The one-hot target: yⱼ = δⱼₜ (y = eₜ)."""
@@ -322,9 +318,6 @@ class IndexRange(Assumption):
         upper: set[Symbol] = self.upper.free_symbols
         return {self.index} | upper
 
-    def __str__(self) -> str:
-        return f"{self.index} ∈ 1..{self.upper}"
-
 
 @dataclass(frozen=True)
 class Distinct(Assumption):
@@ -341,10 +334,6 @@ class Distinct(Assumption):
     def constrains(self) -> set[Symbol]:
         """The two indices."""
         return set(self.pair)
-
-    def __str__(self) -> str:
-        a, b = sorted(self.pair, key=str)
-        return f"{a} ≠ {b}"
 
 
 # ------------------------------------------------------------------------ helpers

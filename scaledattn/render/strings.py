@@ -1,9 +1,10 @@
-"""Plain strings of the kernel's terms (``str``, ``repr``, ``sympy.sstr``), outside the kernel.
+"""Plain strings of the kernel's terms and assumptions, outside the kernel.
 
 SymPy's ``StrPrinter`` looks up ``_print_<ClassName>``; :func:`install` adds one for
 each term of the kernel, so that ``E(X + Y)`` prints as ``E(X + Y)``, a sum as
-``Sum(q_i**2, (i, 1, 3))`` and a limit as ``lim[λ→∞](f)``. The kernel itself never
-needs these strings to decide anything. ``scaledattn`` installs them when imported.
+``Sum(q_i**2, (i, 1, 3))`` and a limit as ``lim[λ→∞](f)``, and gives each assumption
+its ``__str__`` (``E[q_i] = 0 for every i``, ``t ≠ w``). The kernel itself never needs
+these strings to decide anything. ``scaledattn`` installs them when imported.
 """
 
 from __future__ import annotations
@@ -11,8 +12,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import sympy
 from sympy.printing.str import StrPrinter
 
+from scaledattn.kernel.assumptions import (
+    Context,
+    Independent,
+    IndependentComponents,
+    IndependentPairs,
+    Moment,
+    Positive,
+)
 from scaledattn.kernel.expr import (
     Component,
     Cov,
@@ -24,7 +34,7 @@ from scaledattn.kernel.expr import (
     Std,
     Var,
 )
-from scaledattn.kernel.vectors import Deriv, Entry, Lim, Softmax
+from scaledattn.kernel.vectors import Deriv, Distinct, Entries, Entry, IndexRange, Lim, Softmax
 
 __all__ = ["install"]
 
@@ -62,6 +72,42 @@ SHOW: dict[type, Show] = {
 }
 
 
+def _moment(a: Moment) -> str:
+    lhs = sympy.sstr(a.lhs)
+    if isinstance(a.lhs, E):
+        lhs = f"E[{sympy.sstr(a.lhs.args[0])}]"
+    text = f"{lhs} = {sympy.sstr(a.value)}"
+    if a.indices:
+        text += " for every " + ", ".join(str(i) for i in a.indices)
+    return text
+
+
+def _entries(a: Entries) -> str:
+    text = f"{a.name}_{a.index} = {sympy.sstr(a.body)} for every {a.index}"
+    return f"{text} ({a.label})" if a.label else text
+
+
+def _distinct(a: Distinct) -> str:
+    first, second = sorted(a.pair, key=str)
+    return f"{first} ≠ {second}"
+
+
+#: How each assumption reads: its ``__str__``.
+TEXT: dict[type, Callable[[Any], str]] = {
+    Independent: lambda a: f"Independent({', '.join(str(u) for u in a.units)})",
+    IndependentComponents: lambda a: (
+        f"IndependentComponents({', '.join(v.name for v in a.vectors)})"
+    ),
+    IndependentPairs: lambda a: f"IndependentPairs({', '.join(v.name for v in a.vectors)})",
+    Moment: _moment,
+    Positive: lambda a: f"{a.symbol} > 0",
+    Context: lambda c: ", ".join(str(a) for a in c.assumptions) or "none",
+    Entries: _entries,
+    IndexRange: lambda a: f"{a.index} ∈ 1..{a.upper}",
+    Distinct: _distinct,
+}
+
+
 def _method(cls: type, show: Show, fallback: Any) -> Callable[[Any, Any], str]:
     def method(printer: Any, e: Any) -> str:
         if isinstance(e, cls) or fallback is None:
@@ -81,6 +127,8 @@ def install() -> None:
         method = _method(cls, show, current)
         method._scaledattn = True  # type: ignore[attr-defined]
         setattr(StrPrinter, name, method)
+    for cls, text in TEXT.items():
+        cls.__str__ = text  # type: ignore[method-assign,assignment]
 
 
 install()
