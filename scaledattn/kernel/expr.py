@@ -26,6 +26,7 @@ from typing import Any
 
 import sympy
 from sympy import Expr, Integer, Symbol
+from sympy.core.function import AppliedUndef
 from sympy.core.logic import fuzzy_and
 from sympy.core.parameters import evaluate
 from sympy.printing.precedence import PRECEDENCE
@@ -109,6 +110,12 @@ def as_term(x: Any) -> Expr:
     text is never parsed.
     """
     if isinstance(x, sympy.Basic):
+        foreign = _foreign(x)
+        if foreign is not None:
+            raise InvalidArgument(
+                f"not a term: {foreign.__name__} is neither SymPy's nor the kernel's"
+                " (its signs and values would be taken on trust)"
+            )
         return x
     if isinstance(x, int) and not isinstance(x, bool):
         return Integer(x)
@@ -118,6 +125,21 @@ def as_term(x: Any) -> Expr:
 
 
 _term = as_term
+
+
+def _foreign(x: sympy.Basic) -> type | None:
+    """The first class in ``x`` defined neither by SymPy nor by the kernel, if any.
+
+    A Group (display parentheses, stripped before any check) and an undefined function
+    f(x) are allowed; a user's subclass could declare any sign or value for itself.
+    """
+    for node in sympy.preorder_traversal(x):
+        module = type(node).__module__ or ""
+        if module.startswith(("sympy.", "scaledattn.kernel.")):
+            continue
+        if not isinstance(node, (Group, AppliedUndef)):
+            return type(node)
+    return None
 
 
 def _check_dim(n: Any) -> Expr:

@@ -250,7 +250,7 @@ def carried_assumptions(derivation: Any) -> tuple[str, ...]:
         found |= {
             x
             for x in getattr(part, "free_symbols", set())
-            if type(x) is sympy.Symbol and x.is_integer is not True
+            if isinstance(x, sympy.Symbol) and x.is_integer is not True
         }
     facts = []
     for x in sorted(found, key=str):

@@ -174,6 +174,15 @@ def _forget_mean(e: Any, ctx: Any, scope: Any) -> Any:
     return (E(e.args[0] ** 2), frozenset()) if isinstance(e, Var) else None
 
 
+class _SaysPositive(Symbol):
+    """A user's Symbol subclass that declares itself positive, silently."""
+
+    is_positive = True
+    is_real = True
+
+
+SAYS_POSITIVE = _SaysPositive("sigma")
+
 #: A rule that is not a law and not registered (Var(Z) = E[Z²] forgets −E[Z]²).
 FORGET_MEAN = Rule("forget_mean", "Var(Z) = E[Z²] (false)", _forget_mean)
 
@@ -1069,6 +1078,13 @@ WRONG: list[Wrong] = [
         ),
         1,
         StepMismatch,
+    ),
+    Wrong(
+        "a user's class that declares itself positive: √(σ²) = σ 'assuming nothing' (σ = −1)",
+        None,
+        lambda: one(R.ring, sqrt(SAYS_POSITIVE**2), SAYS_POSITIVE),
+        1,
+        IllFormed,
     ),
     Wrong(
         "split_diagonal on a triangle: Σᵢ Σ_{j≤i} sᵢsⱼ = Σᵢ sᵢ² + Σ_{i≠j} sᵢsⱼ",

@@ -313,3 +313,19 @@ def test_the_rule_table_is_closed_once_the_kernel_is_imported() -> None:
     with pytest.raises(RuntimeError, match="frozen"):
         R.register(FORGET)
     assert "forget_mean" not in RULES
+
+
+class _SaysPositive(Symbol):
+    """A user's subclass that declares itself positive without saying so anywhere."""
+
+    is_positive = True
+    is_real = True
+
+
+def test_a_class_that_is_neither_sympys_nor_the_kernels_is_not_a_term() -> None:
+    # √(σ²) = σ by ring, "assuming nothing", for a subclass that says it is positive:
+    # false at σ = −1 (1 vs −1).
+    sigma = _SaysPositive("sigma")
+    assert isinstance(verdict(sqrt(sigma**2), sigma, R.ring), IllFormed)
+    with pytest.raises(InvalidArgument, match="neither SymPy's nor the kernel's"):
+        E(sigma * X)
