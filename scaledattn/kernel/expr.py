@@ -199,9 +199,6 @@ class RandomVector:
     def __getitem__(self, i: Any) -> Component:
         return Component(self.label, i)
 
-    def __repr__(self) -> str:
-        return str(self.label.name)
-
     def __eq__(self, other: object) -> bool:
         return (
             isinstance(other, RandomVector)
@@ -559,8 +556,3 @@ def fresh_index(avoid: set[Symbol], preferred: str = "j") -> Symbol:
     while f"i{n}" in names:
         n += 1
     return index(f"i{n}")
-
-
-def integer_value(n: Expr) -> int | None:
-    """The Python int of a SymPy Integer, or None for anything else."""
-    return int(n) if isinstance(n, Integer) else None

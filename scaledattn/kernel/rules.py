@@ -52,7 +52,6 @@ from scaledattn.kernel.expr import (
     Std,
     Var,
     index,
-    integer_value,
     is_random,
     normal_form,
     rebuild,
@@ -119,9 +118,6 @@ class Rule:
     def _apply_prop(self, prop: Any, ctx: Context) -> tuple[Any, Used]:
         result = self.local(prop, ctx, Scope())
         return (prop, NOTHING) if result is None else result
-
-    def __str__(self) -> str:
-        return self.name
 
 
 def _everywhere(expr: Expr, local: Local, ctx: Context) -> tuple[Expr, Used]:
@@ -363,8 +359,8 @@ def _count_terms(e: Expr, ctx: Context, scope: Scope) -> Rewrite | None:
 def _sum_unroll(e: Expr, ctx: Context, scope: Scope) -> Rewrite | None:
     if not isinstance(e, SUMS):
         return None
-    n = integer_value(e.upper)
-    if n is None or n > MAX_UNROLL:
+    n = int(e.upper) if e.upper.is_Integer else MAX_UNROLL + 1
+    if n > MAX_UNROLL:
         return None
     if isinstance(e, CrossSum):
         i, j = e.indices

@@ -66,9 +66,6 @@ class Equation:
     lhs: Expr
     rhs: Expr
 
-    def __str__(self) -> str:
-        return f"{sympy.sstr(rebuild(self.lhs))} = {sympy.sstr(rebuild(self.rhs))}"
-
 
 @dataclass(frozen=True)
 class Equivalence:
@@ -76,9 +73,6 @@ class Equivalence:
 
     lhs: Any
     rhs: Any
-
-    def __str__(self) -> str:
-        return f"({sympy.sstr(rebuild(self.lhs))}) ⇔ ({sympy.sstr(rebuild(self.rhs))})"
 
 
 Statement = Equation | Equivalence
@@ -142,12 +136,6 @@ class Theorem:
     def unused(self) -> tuple[Assumption, ...]:
         """Declared assumptions the proof never used."""
         return tuple(a for a in self.derivation.assumptions if a not in self.used)
-
-    def __str__(self) -> str:
-        text = f"{self.name}: {self.statement}"
-        if self.axioms:
-            text += f" (verified modulo axiom {', '.join(sorted(self.axioms))})"
-        return text
 
 
 @dataclass(frozen=True)

@@ -149,9 +149,6 @@ class RealVector:
     def __getitem__(self, i: Any) -> Entry:
         return Entry(self.name, i, self.dim)
 
-    def __repr__(self) -> str:
-        return self.name
-
 
 class SoftmaxVector:
     """p = softmax(s), shown as ``name``; ``p[i]`` is the Softmax term pᵢ."""
@@ -163,9 +160,6 @@ class SoftmaxVector:
 
     def __getitem__(self, i: Any) -> Softmax:
         return Softmax(self.scores.name, i, self.scores.dim, self.name)
-
-    def __repr__(self) -> str:
-        return f"{self.name} = softmax({self.scores.name})"
 
 
 class Deriv(OpaqueTerm):

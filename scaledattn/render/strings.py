@@ -31,10 +31,24 @@ from scaledattn.kernel.expr import (
     E,
     Group,
     IndexSum,
+    RandomVector,
     Std,
     Var,
+    rebuild,
 )
-from scaledattn.kernel.vectors import Deriv, Distinct, Entries, Entry, IndexRange, Lim, Softmax
+from scaledattn.kernel.rules import Rule
+from scaledattn.kernel.theorem import Equation, Equivalence, Theorem
+from scaledattn.kernel.vectors import (
+    Deriv,
+    Distinct,
+    Entries,
+    Entry,
+    IndexRange,
+    Lim,
+    RealVector,
+    Softmax,
+    SoftmaxVector,
+)
 
 __all__ = ["install"]
 
@@ -92,7 +106,15 @@ def _distinct(a: Distinct) -> str:
     return f"{first} ≠ {second}"
 
 
-#: How each assumption reads: its ``__str__``.
+def _theorem(t: Theorem) -> str:
+    text = f"{t.name}: {t.statement}"
+    if t.axioms:
+        text += f" (verified modulo axiom {', '.join(sorted(t.axioms))})"
+    return text
+
+
+#: How each assumption, statement and vector reads: its ``__str__`` (``__repr__`` for
+#: vectors, which show in lists).
 TEXT: dict[type, Callable[[Any], str]] = {
     Independent: lambda a: f"Independent({', '.join(str(u) for u in a.units)})",
     IndependentComponents: lambda a: (
@@ -105,6 +127,15 @@ TEXT: dict[type, Callable[[Any], str]] = {
     Entries: _entries,
     IndexRange: lambda a: f"{a.index} ∈ 1..{a.upper}",
     Distinct: _distinct,
+    Equation: lambda e: f"{sympy.sstr(rebuild(e.lhs))} = {sympy.sstr(rebuild(e.rhs))}",
+    Equivalence: lambda e: f"({sympy.sstr(rebuild(e.lhs))}) ⇔ ({sympy.sstr(rebuild(e.rhs))})",
+    Theorem: _theorem,
+    Rule: lambda rule: rule.name,
+}
+REPR: dict[type, Callable[[Any], str]] = {
+    RandomVector: lambda v: str(v.label.name),
+    RealVector: lambda v: v.name,
+    SoftmaxVector: lambda p: f"{p.name} = softmax({p.scores.name})",
 }
 
 
@@ -129,6 +160,8 @@ def install() -> None:
         setattr(StrPrinter, name, method)
     for cls, text in TEXT.items():
         cls.__str__ = text  # type: ignore[method-assign,assignment]
+    for cls, text in REPR.items():
+        cls.__repr__ = text  # type: ignore[method-assign,assignment]
 
 
 install()
