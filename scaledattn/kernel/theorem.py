@@ -296,12 +296,13 @@ def check_step(
 ) -> StepResult:
     """Check one step against the previous expression; never raises a ProofError."""
     theorems = theorems or {}
-    name, ctx, kind = derivation.name, derivation.context, _kind(derivation.statement)
+    name, kind = derivation.name, _kind(derivation.statement)
     try:
         rule = _resolve(step.rule, theorems, name, number)
     except UnknownRule as err:
         return StepResult(number, step, str(step.rule), None, frozenset(), err)
     try:
+        ctx = derivation.context
         prev, step = _claim(kind, prev), replace(step, claim=_claim(kind, step.claim))
         return _check_step(prev, step, number, derivation, rule, ctx, kind)
     except Exception as err:  # a term the kernel cannot take apart is refused

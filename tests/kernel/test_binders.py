@@ -329,3 +329,17 @@ def test_a_class_that_is_neither_sympys_nor_the_kernels_is_not_a_term() -> None:
     assert isinstance(verdict(sqrt(sigma**2), sigma, R.ring), IllFormed)
     with pytest.raises(InvalidArgument, match="neither SymPy's nor the kernel's"):
         E(sigma * X)
+
+
+def test_an_assumption_of_ones_own_class_is_refused() -> None:
+    # A family saying every atom is its own block "proves" E[X·X] = E[X]·E[X] (X a coin
+    # ±1: 1 vs 0); only the kernel's assumption classes are assumptions.
+    from scaledattn.kernel.assumptions import Independence
+
+    class EverythingIndependent(Independence):
+        def block_key(self, atom: Any) -> Any:
+            return (object(), None)
+
+    error = verdict(E(X * Y), E(X) * E(Y), R.expectation_mul_of_indep, (EverythingIndependent(),))
+    assert isinstance(error, IllFormed)
+    assert "not an assumption of the kernel" in str(error)
