@@ -258,7 +258,7 @@ def _resolve(rule: Any, theorems: Mapping[str, Theorem], name: str, number: int)
         f"  {rule!r} is neither a rule nor a proved theorem\n  known: {known}",
         theorem=name,
         step=number,
-        rule=str(rule),
+        rule=str(getattr(rule, "name", rule)),
     )
 
 
@@ -300,7 +300,7 @@ def check_step(
     try:
         rule = _resolve(step.rule, theorems, name, number)
     except UnknownRule as err:
-        return StepResult(number, step, str(step.rule), None, frozenset(), err)
+        return StepResult(number, step, err.rule, None, frozenset(), err)
     try:
         ctx = derivation.context
         prev, step = _claim(kind, prev), replace(step, claim=_claim(kind, step.claim))

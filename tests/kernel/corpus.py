@@ -70,12 +70,14 @@ from scaledattn.kernel import (
     Variance,
     ZeroMean,
     axiom,
+    check,
     dimension,
     index,
     random_variables,
 )
 from scaledattn.kernel import calculus as C
 from scaledattn.kernel import rules as R
+from scaledattn.kernel.assumptions import Independence
 from scaledattn.registry import find_derivation
 
 X, Y, Z = random_variables("X Y Z")
@@ -182,6 +184,20 @@ class _SaysPositive(Symbol):
 
 
 SAYS_POSITIVE = _SaysPositive("sigma")
+
+
+class _EveryAtomAlone(Independence):
+    """An independence family of one's own: every atom in a block of its own."""
+
+    def block_key(self, atom: Any) -> Any:
+        return (object(), None)
+
+
+def _forged_theorem() -> Any:
+    """E[X] = E[X], checked, then copied with the statement E[X] = 0."""
+    proved = check(calc("reflexive", E(X), E(X)).eq(E(X), by=R.ring).qed())
+    return replace(proved, statement=Equation(E(X), S.Zero))
+
 
 #: A rule that is not a law and not registered (Var(Z) = E[Z²] forgets −E[Z]²).
 FORGET_MEAN = Rule("forget_mean", "Var(Z) = E[Z²] (false)", _forget_mean)
@@ -1083,6 +1099,20 @@ WRONG: list[Wrong] = [
         "a user's class that declares itself positive: √(σ²) = σ 'assuming nothing' (σ = −1)",
         None,
         lambda: one(R.ring, sqrt(SAYS_POSITIVE**2), SAYS_POSITIVE),
+        1,
+        IllFormed,
+    ),
+    Wrong(
+        "a proved theorem copied with another statement: E[X] = 0 from E[X] = E[X]",
+        None,
+        lambda: one(_forged_theorem(), E(X) + 1, S.One),
+        1,
+        UnknownRule,
+    ),
+    Wrong(
+        "an independence family of one's own, every atom its own block: E[XY] = E[X]E[Y]",
+        None,
+        lambda: one(R.expectation_mul_of_indep, E(X * Y), E(X) * E(Y), [_EveryAtomAlone()]),
         1,
         IllFormed,
     ),
