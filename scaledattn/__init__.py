@@ -12,7 +12,11 @@ import importlib.util
 import sys
 from pathlib import Path
 
+# How the kernel's terms print, and how its refusals are explained: both live outside
+# the kernel and are installed first, so that every term prints the same everywhere.
+from scaledattn import explain as _explain  # noqa: F401
 from scaledattn.calculator import Answer, mean, scale, variance
+from scaledattn.render import strings as _strings  # noqa: F401
 
 __version__ = "0.1.0"
 __all__ = ["Answer", "__version__", "mean", "scale", "variance"]

@@ -73,6 +73,13 @@ class StatementMismatch(ProofError):
     """The chain does not start at the statement's left side or end at its right."""
 
 
+class IllFormed(ProofError):
+    """A statement or a claim is not a term of the kernel, or cannot be taken apart.
+
+    A float, a string, or a proposition where an expression belongs.
+    """
+
+
 class CannotDecide(ProofError):
     """SymPy could neither show the two sides equal nor find them different."""
 

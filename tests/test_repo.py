@@ -20,6 +20,8 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     "scaledattn.kernel": ("scaledattn.errors", "scaledattn.kernel"),
     "scaledattn.render": ("scaledattn.errors", "scaledattn.kernel", "scaledattn.render"),
     "scaledattn.derive": ("scaledattn.errors", "scaledattn.kernel", "scaledattn.render"),
+    "scaledattn.explain": ("scaledattn.errors", "scaledattn.kernel"),
+    "scaledattn.rulebook": ("scaledattn.kernel",),
     "scaledattn.registry": ("scaledattn.errors", "scaledattn.kernel", "scaledattn.proofs"),
     "scaledattn.numeric": (
         "scaledattn.errors",
@@ -56,7 +58,9 @@ KERNEL_THIRD_PARTY = {"sympy"}
 # calculus) about 650. Raise this only on purpose, after reading what is added.
 # 2100 → 2150: the soundness audit's fixes, so that no assumption about a free index
 # is applied where a sum or limit binds that index (about 40 lines).
-KERNEL_LINE_BUDGET = 2150
+# 2150 → 2100: issue 12 added the binder discipline (binders.py), axioms and term
+# conversion, and moved out what trust does not need (printers, hints, rule docs).
+KERNEL_LINE_BUDGET = 2100
 
 
 def _module_name(path: Path) -> str:

@@ -11,7 +11,7 @@ from scaledattn.numeric.evidence import DerivationWitness, module_witness, witne
 from scaledattn.numeric.montecarlo import Z_AGREE
 from scaledattn.registry import find_derivation, theorem_modules
 from scaledattn.render import FORMATS, render, to_json
-from scaledattn.render.display import statement_parts, unicode_line
+from scaledattn.render.display import modulo_axioms, statement_parts, unicode_line
 from scaledattn.render.json import audit_json
 
 
@@ -51,12 +51,23 @@ def cmd_list(args: argparse.Namespace) -> int:
     return 0
 
 
+#: The exit code of a theorem verified modulo an axiom (``axiom(...)``): not 0, since a
+#: step rests on a rule the kernel did not check, and not 1, since none was refused.
+EXIT_MODULO_AXIOM = 4
+
+
+def _exit(verified: bool, axioms: bool) -> int:
+    if not verified:
+        return 1
+    return EXIT_MODULO_AXIOM if axioms else 0
+
+
 def cmd_derive(args: argparse.Namespace) -> int:
-    """Render one derivation; exit 1 if the kernel rejects a step."""
+    """Render one derivation; exit 1 if the kernel rejects a step, 4 if it rests on an axiom."""
     derivation = find_derivation(args.name)
     result = audit_of(derivation)
     print(render(result, args.format))
-    return 0 if result.verified else 1
+    return _exit(result.verified, bool(result.theorem and result.theorem.axioms))
 
 
 def cmd_check(args: argparse.Namespace) -> int:
@@ -67,12 +78,14 @@ def cmd_check(args: argparse.Namespace) -> int:
             rows.append((module.name, d, audit_of(d), module_witness(module, d)))
     verified = all(r.verified for _, _, r, _ in rows)
     agrees = not any(w.refuted for _, _, _, w in rows)
+    axioms = any(r.theorem is not None and r.theorem.axioms for _, _, r, _ in rows)
     if args.json:
         print(
             to_json(
                 {
                     "verified": verified,
                     "agrees": agrees,
+                    "modulo_axioms": axioms,
                     "theorems": [
                         {"module": m, **audit_json(r), "numeric": w.as_json()}
                         for m, _, r, w in rows
@@ -82,7 +95,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         )
     else:
         _check_table(rows, args.brief)
-    return 0 if verified and agrees else 1
+    return _exit(verified and agrees, axioms)
 
 
 def _check_table(rows: list[tuple[str, Any, Any, DerivationWitness]], brief: bool) -> None:
@@ -111,6 +124,9 @@ def _check_table(rows: list[tuple[str, Any, Any, DerivationWitness]], brief: boo
             f"All {len(rows)} derivations of {modules} theorems verified:"
             f" {total} steps, each checked by the kernel."
         )
+    for _, d, r, _ in rows:
+        if r.theorem is not None and r.theorem.axioms:
+            print(f"{d.name}: {modulo_axioms(r.theorem.axioms)}, which the kernel did not check.")
     measured = ", ".join(f"{methods[m]} {how}" for m, how in METHODS.items() if methods[m])
     summary = f"{len(settings)} numeric settings ({measured}), {values} step comparisons"
     if differ:

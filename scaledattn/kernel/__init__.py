@@ -39,9 +39,10 @@ from scaledattn.kernel.expr import (
     random_variables,
     same,
 )
-from scaledattn.kernel.rules import RULES, Rule
+from scaledattn.kernel.rules import RULES, Rule, freeze
 from scaledattn.kernel.theorem import (
     Audit,
+    Axiom,
     Derivation,
     Equation,
     Equivalence,
@@ -49,6 +50,7 @@ from scaledattn.kernel.theorem import (
     StepResult,
     Theorem,
     audit,
+    axiom,
     check,
 )
 from scaledattn.kernel.vectors import (
@@ -66,10 +68,13 @@ from scaledattn.kernel.vectors import (
     SoftmaxVector,
 )
 
+freeze()  # every primitive rule is registered: no more
+
 __all__ = [
     "RULES",
     "Assumption",
     "Audit",
+    "Axiom",
     "Component",
     "Context",
     "Cov",
@@ -112,6 +117,7 @@ __all__ = [
     "ZeroMean",
     "as_written",
     "audit",
+    "axiom",
     "check",
     "dimension",
     "index",

@@ -30,6 +30,7 @@ import sympy
 from sympy import Expr, Symbol
 
 from scaledattn.errors import InvalidArgument
+from scaledattn.kernel.binders import Scope, subst
 from scaledattn.kernel.expr import (
     MOMENT_OPERATORS,
     Component,
@@ -38,6 +39,7 @@ from scaledattn.kernel.expr import (
     RandomVector,
     Var,
     VectorLabel,
+    as_term,
     index,
     is_random,
     normal_form,
@@ -65,6 +67,21 @@ BlockKey = tuple[Any, Expr | None]
 class Assumption:
     """Base class: an assumption is a frozen, printable, hashable fact."""
 
+    def constrains(self) -> set[Symbol]:
+        """The symbols whose particular value this fact is about (c in c > 0, t in t ≠ w).
+
+        Where a binder rebinds one of them, the fact says nothing: see ``Context.visible``.
+        By default every symbol the fact mentions.
+        """
+        found: set[Symbol] = set()
+        for value in vars(self).values():
+            found |= getattr(value, "free_symbols", set())
+        return found
+
+    def parameters(self) -> set[Symbol]:
+        """The symbols a definition is read with (w, λ in rⱼ = sⱼ + λδⱼw); none for a fact."""
+        return set()
+
     def __str__(self) -> str:  # pragma: no cover - every subclass overrides it
         return repr(self)
 
@@ -86,6 +103,10 @@ class Independence(Assumption):
         """The block of ``atom`` in this family, or None if the family does not cover it."""
         raise NotImplementedError
 
+    def constrains(self) -> set[Symbol]:
+        """None: independence is about random variables, whatever the indices."""
+        return set()
+
 
 @dataclass(frozen=True)
 class Independent(Independence):
@@ -106,9 +127,6 @@ class Independent(Independence):
         unit = atom.label if isinstance(atom, Component) else atom
         return (unit, None) if unit in self.units else None
 
-    def __str__(self) -> str:
-        return f"Independent({', '.join(str(u) for u in self.units)})"
-
 
 @dataclass(frozen=True)
 class IndependentComponents(Independence):
@@ -126,10 +144,6 @@ class IndependentComponents(Independence):
         if isinstance(atom, Component) and atom.label in self.vectors:
             return (atom.label, atom.index)
         return None
-
-    def __str__(self) -> str:
-        names = ", ".join(v.name for v in self.vectors)
-        return f"IndependentComponents({names})"
 
 
 @dataclass(frozen=True)
@@ -149,10 +163,6 @@ class IndependentPairs(Independence):
             return (self.vectors, atom.index)
         return None
 
-    def __str__(self) -> str:
-        names = ", ".join(v.name for v in self.vectors)
-        return f"IndependentPairs({names})"
-
 
 def _schematic_indices(expr: Expr) -> tuple[Symbol, ...]:
     found = {c.index for c in expr.atoms(Component) if isinstance(c.index, Symbol)}
@@ -170,7 +180,7 @@ class Moment(Assumption):
     value: Expr
 
     def __init__(self, lhs: Any, value: Any) -> None:
-        lhs, value = rebuild(sympy.sympify(lhs)), rebuild(sympy.sympify(value))
+        lhs, value = rebuild(as_term(lhs)), rebuild(as_term(value))
         if not isinstance(lhs, MOMENT_OPERATORS):
             raise InvalidArgument(f"a moment assumption is about E, Var or Cov, got {lhs}")
         if is_random(value):
@@ -185,23 +195,19 @@ class Moment(Assumption):
         """The schematic index symbols of the left side."""
         return _schematic_indices(self.lhs)
 
+    def constrains(self) -> set[Symbol]:
+        """The symbols it mentions besides its schematic indices (t in E[X] = t)."""
+        mentioned: set[Symbol] = self.lhs.free_symbols | self.value.free_symbols
+        return mentioned - set(self.indices)
+
     def instances(self, term: Expr) -> Iterator[Expr]:
         """Values this assumption gives for ``term``, trying each index binding."""
         schematic = self.indices
         candidates = sorted({c.index for c in term.atoms(Component)}, key=str)
         for binding in _bindings(schematic, candidates):
-            lhs = self.lhs.xreplace(binding)
+            lhs = subst(self.lhs, binding)
             if normal_form(lhs) == normal_form(term):
-                yield self.value.xreplace(binding)
-
-    def __str__(self) -> str:
-        lhs = sympy.sstr(self.lhs)
-        if isinstance(self.lhs, E):
-            lhs = f"E[{sympy.sstr(self.lhs.args[0])}]"
-        text = f"{lhs} = {sympy.sstr(self.value)}"
-        if self.indices:
-            text += " for every " + ", ".join(str(i) for i in self.indices)
-        return text
+                yield subst(self.value, binding)
 
 
 def _bindings(
@@ -257,8 +263,9 @@ class Positive(Assumption):
             raise InvalidArgument(f"Positive needs a real symbol, got {symbol!r}")
         object.__setattr__(self, "symbol", symbol)
 
-    def __str__(self) -> str:
-        return f"{self.symbol} > 0"
+    def constrains(self) -> set[Symbol]:
+        """The symbol said to be positive."""
+        return {self.symbol}
 
 
 @dataclass(frozen=True)
@@ -272,8 +279,9 @@ class Context:
         """A context from an iterable of assumptions (validated, duplicates removed)."""
         items: list[Assumption] = []
         for a in assumptions:
-            if not isinstance(a, Assumption):
-                raise InvalidArgument(f"not an assumption: {a!r}")
+            # A class of one's own could state anything (a block_key, a moment's instances).
+            if not type(a).__module__.startswith("scaledattn.kernel."):
+                raise InvalidArgument(f"not an assumption of the kernel: {a!r}")
             if a not in items:
                 items.append(a)
         return cls(tuple(items))
@@ -290,12 +298,28 @@ class Context:
         """The declared positive constants."""
         return tuple(a for a in self.assumptions if isinstance(a, Positive))
 
+    def visible(self, scope: Scope) -> Context:
+        """The facts that hold at a position whose path binds ``scope.bound``.
+
+        A fact about a symbol (c > 0, t ≠ w, m ∈ 1..n, E[X] = t) says nothing where a
+        binder rebinds that symbol; a definition (rⱼ = sⱼ + λδⱼw) is not read under a sum
+        binding one of its parameters, which would capture it. Under a limit over λ a
+        definition mentioning λ is read with the limit's λ: that is what it defines.
+        """
+        bound = scope.bound
+        if not bound:
+            return self
+        sums = bound - scope.limits
+        keep = tuple(
+            a
+            for a in self.assumptions
+            if not (a.constrains() & bound) and not (a.parameters() & sums)
+        )
+        return self if len(keep) == len(self.assumptions) else Context(keep)
+
     def entails(self, assumption: Assumption) -> bool:
         """True when ``assumption`` is declared here (syntactically)."""
         return assumption in self.assumptions
-
-    def __str__(self) -> str:
-        return ", ".join(str(a) for a in self.assumptions) or "none"
 
 
 def sign_facts(expr: Expr, ctx: Context) -> tuple[Expr, frozenset[Assumption]]:
@@ -310,7 +334,7 @@ def sign_facts(expr: Expr, ctx: Context) -> tuple[Expr, frozenset[Assumption]]:
         if p.symbol in expr.free_symbols:
             mapping[p.symbol] = sympy.Dummy(p.symbol.name, positive=True)
             used.add(p)
-    return expr.xreplace(mapping), frozenset(used)
+    return subst(expr, mapping), frozenset(used)
 
 
 def provably_positive(expr: Expr, ctx: Context) -> tuple[bool, frozenset[Assumption]]:

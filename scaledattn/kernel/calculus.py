@@ -14,11 +14,10 @@ What is trusted beyond ``sympy.expand``, rule by rule:
   of P/Q as u → ∞ is read off the degrees and leading coefficients.
 - ``deriv_chain`` and the positivity side conditions: the same assumption system.
 
-``sum_delta``, ``entries_def`` and ``delta_distinct`` see the whole expression (they
-are flagged ``on_propositions`` so that they are handed the root, not one node)
-because each must know which indices the enclosing sums bind: a bound index ranges
-over its sum, a free one over a declared ``IndexRange``; a declared t ≠ w, or a
-definition that mentions w, is about the free w, never about a w a sum binds.
+Like every rule, each sees at a node only the facts that hold there (a declared
+t ≠ w, m ∈ 1..n or a definition mentioning w is about the free w, never about a w a
+sum binds) and the scope of the node (a bound index ranges over its sum); both come
+from :mod:`scaledattn.kernel.binders`, and every substitution is its ``subst``.
 
 Examples
 --------
@@ -37,12 +36,11 @@ from typing import Any
 
 import sympy
 from sympy import Add, Expr, KroneckerDelta, Mul, Pow, Symbol
-from sympy.core.parameters import evaluate
-from sympy.logic.boolalg import Boolean
 
 from scaledattn.kernel.assumptions import Assumption, Context
+from scaledattn.kernel.binders import Binder, Scope, rename_away, subst
 from scaledattn.kernel.expr import SUMS, IndexSum, fresh_index
-from scaledattn.kernel.rules import RULES, Rule, _lift, _rename
+from scaledattn.kernel.rules import Rule, register
 from scaledattn.kernel.vectors import (
     Deriv,
     Distinct,
@@ -77,74 +75,24 @@ NOTHING: Used = frozenset()
 MAX_PASSES = 40
 
 
-def _binds(expr: Expr, names: set[Any]) -> bool:
-    """Whether a sum inside ``expr`` binds one of ``names``."""
-    return any(
-        isinstance(s, SUMS) and names & set(s.indices) for s in sympy.preorder_traversal(expr)
-    )
-
-
 # ------------------------------------------------------------------ definitions
 
 
-def _softmax_def(e: Expr, ctx: Context, env: Any) -> Rewrite | None:
+def _softmax_def(e: Expr, ctx: Context, scope: Scope) -> Rewrite | None:
     if not isinstance(e, Softmax):
         return None
-    j = fresh_index({e.index, *e.dim.free_symbols})  # never the name of the dimension
+    j = fresh_index(e.index.free_symbols | e.dim.free_symbols)  # nor the dimension's name
     total = IndexSum(sympy.exp(Entry(e.vector, j, e.dim)), j, e.dim)
     return sympy.exp(Entry(e.vector, e.index, e.dim)) / total, NOTHING
 
 
-def _entries_def(prop: Any, ctx: Context, env: Any) -> Rewrite | None:
-    defs = definitions(ctx)
-
-    def rewrite(e: Expr, scope: dict[Any, Expr]) -> Rewrite | None:
-        if not isinstance(e, Entry):
-            return None
-        given = defs.get(e.vector)
-        if given is None or given.dim != e.dim:
-            return None
-        # The definition's other symbols (w in s_j + λδ_jw) are the free ones: a sum
-        # binding one of them here would capture it.
-        if (given.body.free_symbols - {given.index}) & set(scope):
-            return None
-        value = given.at(e.index)
-        return None if value is None else (value, frozenset({given}))
-
-    return _scoped(prop, rewrite)
-
-
-def _scoped(prop: Any, rewrite: Any) -> Rewrite:
-    """Apply ``rewrite(node, scope)`` everywhere to a fixpoint.
-
-    ``scope`` maps the indices bound by the sums enclosing the node to their upper bounds.
-    """
-    used: set[Assumption] = set()
-
-    def walk(e: Expr, scope: dict[Any, Expr]) -> Expr:
-        inner = {**scope, **dict.fromkeys(e.indices, e.upper)} if isinstance(e, SUMS) else scope
-        if e.args and not e.is_Atom:
-            new = [walk(a, inner) for a in e.args]
-            if any(n is not a for n, a in zip(new, e.args, strict=True)):
-                e = e.func(*new)
-        result = rewrite(e, scope)
-        if result is None:
-            return e
-        used.update(result[1])
-        return result[0]
-
-    def everywhere(expr: Expr) -> tuple[Expr, Used]:
-        for _ in range(MAX_PASSES):
-            new = walk(expr, {})
-            if new == expr:
-                break
-            expr = new
-        return expr, frozenset(used)
-
-    with evaluate(True):
-        if isinstance(prop, Boolean):
-            return _lift(prop, everywhere)
-        return everywhere(prop)
+def _entries_def(e: Expr, ctx: Context, scope: Scope) -> Rewrite | None:
+    if not isinstance(e, Entry):
+        return None
+    given = definitions(ctx).get(e.vector)
+    if given is None or given.dim != e.dim:
+        return None
+    return given.at(e.index), frozenset({given})
 
 
 # ------------------------------------------------------------------- derivatives
@@ -159,7 +107,7 @@ def _variable(e: Expr, ctx: Context) -> tuple[Entry, dict[str, Entries]] | None:
     return None if x.vector in defs else (x, defs)
 
 
-def _deriv_linear(e: Expr, ctx: Context, env: Any) -> Rewrite | None:
+def _deriv_linear(e: Expr, ctx: Context, scope: Scope) -> Rewrite | None:
     found = _variable(e, ctx)
     if found is None:
         return None
@@ -179,12 +127,12 @@ def _deriv_linear(e: Expr, ctx: Context, env: Any) -> Rewrite | None:
             rest = [a for a in f.args if depends(a)]
             return Mul(*const) * Deriv(Mul(*rest), x), NOTHING
     if isinstance(f, SUMS):
-        f = _rename(f, x.free_symbols)
+        f = rename_away(f, x.free_symbols)
         return f.remake(Deriv(f.body, x), f.indices, f.upper), NOTHING
     return None
 
 
-def _deriv_mul(e: Expr, ctx: Context, env: Any) -> Rewrite | None:
+def _deriv_mul(e: Expr, ctx: Context, scope: Scope) -> Rewrite | None:
     found = _variable(e, ctx)
     if found is None or not isinstance(e.args[0], Mul):
         return None
@@ -199,7 +147,7 @@ def _deriv_mul(e: Expr, ctx: Context, env: Any) -> Rewrite | None:
     return Add(*terms), NOTHING
 
 
-def _deriv_chain(e: Expr, ctx: Context, env: Any) -> Rewrite | None:
+def _deriv_chain(e: Expr, ctx: Context, scope: Scope) -> Rewrite | None:
     found = _variable(e, ctx)
     if found is None:
         return None
@@ -221,7 +169,7 @@ def _deriv_chain(e: Expr, ctx: Context, env: Any) -> Rewrite | None:
     return None
 
 
-def _deriv_entry(e: Expr, ctx: Context, env: Any) -> Rewrite | None:
+def _deriv_entry(e: Expr, ctx: Context, scope: Scope) -> Rewrite | None:
     found = _variable(e, ctx)
     if found is None:
         return None
@@ -235,42 +183,37 @@ def _deriv_entry(e: Expr, ctx: Context, env: Any) -> Rewrite | None:
 # ------------------------------------------------------------------------ deltas
 
 
-def _in_range(m: Expr, n: Expr, scope: dict[Any, Expr], ctx: Context) -> Used | None:
+def _in_range(m: Expr, n: Expr, scope: Scope, ctx: Context) -> Used | None:
     """The assumptions showing 1 ≤ m ≤ n, or None when that does not follow."""
     if m.is_Integer:
         ok = m >= 1 and (m == 1 or (n.is_Integer and m <= n))
         return NOTHING if ok else None
-    if m in scope:
-        return NOTHING if scope[m] == n else None
+    bound = scope.range_of(m)
+    if bound is not None:
+        return NOTHING if bound == (n,) else None
     for a in ctx.assumptions:
         if isinstance(a, IndexRange) and a.index == m and a.upper == n:
             return frozenset({a})
     return None
 
 
-def _sift(e: IndexSum, scope: dict[Any, Expr], ctx: Context) -> Rewrite | None:
+def _sum_delta(e: Expr, ctx: Context, scope: Scope) -> Rewrite | None:
+    if type(e) is not IndexSum:
+        return None
     (j,) = e.indices
-    factors = Mul.make_args(e.body)
-    for d in factors:
+    for d in Mul.make_args(e.body):
         if not isinstance(d, KroneckerDelta) or j not in d.args:
             continue
         (m,) = [a for a in d.args if a != j] or [j]
-        if m == j or j in m.free_symbols or _binds(e.body, {m, j}):
+        if m == j or j in m.free_symbols:
             continue
         used = _in_range(m, e.upper, scope, ctx)
         if used is not None:
-            return e.body.xreplace({j: m}), used
+            return subst(e.body, {j: m}), used
     return None
 
 
-def _sum_delta(prop: Any, ctx: Context, env: Any) -> Rewrite | None:
-    def rewrite(e: Expr, scope: dict[Any, Expr]) -> Rewrite | None:
-        return _sift(e, scope, ctx) if type(e) is IndexSum else None
-
-    return _scoped(prop, rewrite)
-
-
-def _delta_eq(e: Expr, ctx: Context, env: Any) -> Rewrite | None:
+def _delta_eq(e: Expr, ctx: Context, scope: Scope) -> Rewrite | None:
     if not isinstance(e, Mul):
         return None
     for d in e.args:
@@ -278,38 +221,32 @@ def _delta_eq(e: Expr, ctx: Context, env: Any) -> Rewrite | None:
             continue
         a, b = d.args
         keep, drop = (b, a) if b.is_Integer else (a, b)
-        others = [f for f in e.args if f is not d]
-        if _binds(Mul(*others), {a, b}) or not any(drop in f.free_symbols for f in others):
+        others = Mul(*(f for f in e.args if f is not d))
+        if drop not in others.free_symbols:
             continue
-        return d * Mul(*others).xreplace({drop: keep}), NOTHING
+        return d * subst(others, {drop: keep}), NOTHING
     return None
 
 
-def _delta_distinct(prop: Any, ctx: Context, env: Any) -> Rewrite | None:
-    declared = {a.pair: a for a in ctx.assumptions if isinstance(a, Distinct)}
-
-    def rewrite(e: Expr, scope: dict[Any, Expr]) -> Rewrite | None:
-        # A sum binding t or w ranges over both values: Distinct(t, w) is about the free ones.
-        if isinstance(e, KroneckerDelta):
-            pair = frozenset(e.args)
-            if pair in declared and not pair & set(scope):
-                return sympy.S.Zero, frozenset({declared[pair]})
-        return None
-
-    return _scoped(prop, rewrite)
+def _delta_distinct(e: Expr, ctx: Context, scope: Scope) -> Rewrite | None:
+    if isinstance(e, KroneckerDelta):
+        for a in ctx.assumptions:
+            if isinstance(a, Distinct) and a.pair == frozenset(e.args):
+                return sympy.S.Zero, frozenset({a})
+    return None
 
 
-def _exp_of_delta(e: Expr, ctx: Context, env: Any) -> Rewrite | None:
+def _exp_of_delta(e: Expr, ctx: Context, scope: Scope) -> Rewrite | None:
     if not isinstance(e, sympy.exp):
         return None
     arg = e.args[0]
-    if any(isinstance(a, (*SUMS, Deriv, Lim)) for a in sympy.preorder_traversal(arg)):
-        return None
+    if any(isinstance(a, (Binder, Deriv)) for a in sympy.preorder_traversal(arg)):
+        return None  # a delta under a binder may name a bound index
     deltas = sorted(arg.atoms(KroneckerDelta), key=sympy.default_sort_key)
     if not deltas:
         return None
     d = deltas[0]
-    off, on = sympy.exp(arg.xreplace({d: 0})), sympy.exp(arg.xreplace({d: 1}))
+    off, on = sympy.exp(subst(arg, {d: 0})), sympy.exp(subst(arg, {d: 1}))
     return off + (on - off) * d, NOTHING
 
 
@@ -384,7 +321,7 @@ def _rational_limit(f: Expr, lam: Symbol) -> Expr | None:
     return value.xreplace(back)
 
 
-def _limit_at_infinity(e: Expr, ctx: Context, env: Any) -> Rewrite | None:
+def _limit_at_infinity(e: Expr, ctx: Context, scope: Scope) -> Rewrite | None:
     if not isinstance(e, Lim):
         return None
     f, lam = e.args
@@ -411,110 +348,61 @@ def _limit_at_infinity(e: Expr, ctx: Context, env: Any) -> Rewrite | None:
 
 
 def _rule(name: str, law: str, local: Any, **kw: Any) -> Rule:
-    if name in RULES:  # pragma: no cover - a programming error, caught at import
-        raise RuntimeError(f"rule {name!r} registered twice")
-    rule = Rule(name, law, local, **kw)
-    RULES[name] = rule
-    return rule
+    return register(Rule(name, law, local, **kw))
 
 
 softmax_def = _rule(
     "softmax_def",
     "pᵢ = softmax(s)ᵢ = e^{sᵢ} / Σⱼ e^{sⱼ}",
     _softmax_def,
-    figure="Γ ⊢ softmax(s)ᵢ = e^{sᵢ} / Σⱼ₌₁ⁿ e^{sⱼ}",
-    fails="Does nothing where no softmax weight occurs.",
 )
 entries_def = _rule(
     "entries_def",
     "rᵢ = body(i) for a vector whose entries are declared (one-hot y, shifted or led scores)",
     _entries_def,
-    figure="Γ ⊢ ∀j. rⱼ = f(j)  ⟹  Γ ⊢ rᵢ = f(i)",
-    fails="Does nothing for an entry of a vector whose entries no assumption declares,"
-    " nor inside a sum that binds a symbol of the definition (w in rⱼ = sⱼ + λδⱼw).",
-    on_propositions=True,
 )
 deriv_linear = _rule(
     "deriv_linear",
     "∂(af + bg + c)/∂x = a∂f/∂x + b∂g/∂x and ∂(Σⱼ fⱼ)/∂x = Σⱼ ∂fⱼ/∂x  (a, b, c free of x)",
     _deriv_linear,
-    figure="Γ ⊢ ∂(Σ aₜfₜ + c)/∂x = Σ aₜ ∂fₜ/∂x",
-    fails="Does nothing to the derivative of a product of two or more factors that vary"
-    " with x, of e^f, log f or f^c, or when x's vector is itself defined by an assumption.",
-    mathlib="deriv_add, deriv_const_mul, deriv_const, deriv_sum",
 )
 deriv_mul = _rule(
     "deriv_mul",
     "∂(fg)/∂x = (∂f/∂x)g + f(∂g/∂x)  (product rule)",
     _deriv_mul,
-    figure="Γ ⊢ ∂(f₁⋯fₖ)/∂x = Σₜ f₁⋯(∂fₜ/∂x)⋯fₖ",
-    fails="Does nothing unless at least two factors of a product vary with x.",
-    mathlib="deriv_mul",
 )
 deriv_chain = _rule(
     "deriv_chain",
     "∂e^f/∂x = e^f ∂f/∂x,  ∂log f/∂x = (∂f/∂x)/f (f > 0),  ∂f^c/∂x = c f^{c−1} ∂f/∂x",
     _deriv_chain,
-    figure="Γ ⊢ ∂g(f)/∂x = g'(f)·∂f/∂x   for g = exp, log (f > 0), (·)^c",
-    fails="Does nothing to log f unless f > 0 follows from its form, to f^c with c"
-    " depending on x, to f^c with c a negative integer unless f ≠ 0 follows, or with c"
-    " not an integer unless f > 0 follows.",
-    mathlib="deriv_exp, deriv_log, deriv_pow",
 )
 deriv_entry = _rule(
     "deriv_entry",
     "∂sᵢ/∂sₘ = δᵢₘ",
     _deriv_entry,
-    figure="Γ ⊢ ∂sᵢ/∂sₘ = δᵢₘ",
-    fails="Does nothing unless an entry of s is differentiated with respect to an entry of s.",
-    mathlib="Pi.single, deriv_id",
 )
 sum_delta = _rule(
     "sum_delta",
     "Σⱼ₌₁ⁿ δⱼₘ f(j) = f(m)  when 1 ≤ m ≤ n",
     _sum_delta,
-    figure="Γ ⊢ m ∈ 1..n  ⟹  Γ ⊢ Σⱼ₌₁ⁿ δⱼₘ f(j) = f(m)",
-    fails="Does nothing unless the summand is a product with a factor δⱼₘ, m free of j,"
-    " and 1 ≤ m ≤ n follows: m bound by a sum over 1..n, a declared IndexRange(m, n),"
-    " or a number in range; nor when the summand binds m again.",
-    mathlib="Finset.sum_ite_eq",
-    on_propositions=True,
 )
 delta_eq = _rule(
     "delta_eq",
     "δₐᵦ f(b) = δₐᵦ f(a)  (the delta vanishes unless a = b)",
     _delta_eq,
-    figure="Γ ⊢ δₐᵦ·f(b) = δₐᵦ·f(a)",
-    fails="Does nothing unless a product has a factor δₐᵦ and another factor mentions b.",
-    mathlib="Pi.single_apply, ite_eq",
 )
 delta_distinct = _rule(
     "delta_distinct",
     "δₜw = 0 when t ≠ w is declared",
     _delta_distinct,
-    figure="Γ ⊢ t ≠ w  ⟹  Γ ⊢ δₜw = 0",
-    fails="Does nothing unless Distinct(t, w) is declared for the delta's two indices,"
-    " nor inside a sum that binds t or w (there the bound index takes every value).",
-    on_propositions=True,
 )
 exp_of_delta = _rule(
     "exp_of_delta",
     "e^{f(δ)} = e^{f(0)} + (e^{f(1)} − e^{f(0)})δ  (δ is 0 or 1)",
     _exp_of_delta,
-    figure="Γ ⊢ e^{f(δ)} = e^{f(0)} + (e^{f(1)} − e^{f(0)})·δ",
-    fails="Does nothing unless an exponent contains a Kronecker delta and no sum,"
-    " derivative or limit.",
 )
 limit_at_infinity = _rule(
     "limit_at_infinity",
     "lim_{λ→∞} P(e^λ)/Q(e^λ) = lc(P)/lc(Q) if deg P = deg Q, 0 if deg P < deg Q; lim √f = √(lim f)",
     _limit_at_infinity,
-    figure="Γ ⊢ lc(Q) ≠ 0, deg P ≤ deg Q"
-    "  ⟹  Γ ⊢ lim_{λ→∞} P(e^λ)/Q(e^λ) = [deg P = deg Q]·lc(P)/lc(Q)",
-    fails="Does nothing unless the body is built by +, ×, integer powers, e^{kλ + c}"
-    " (k an integer) and one outer √ (or roots in a body positive by its form, which is"
-    " then squared) from parts free of λ (no derivative, no λ inside a sum, no entry whose"
-    " declared definition involves λ), and the leading coefficient of the denominator in"
-    " u = e^λ is non-zero by its form, and deg P ≤ deg Q.",
-    mathlib="Polynomial.div_tendsto_leadingCoeff_div_of_degree_eq",
 )

@@ -20,15 +20,19 @@ Sum(q_i**2, (i, 1, 3))
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
+from fractions import Fraction
 from typing import Any
 
 import sympy
 from sympy import Expr, Integer, Symbol
+from sympy.core.function import AppliedUndef
+from sympy.core.logic import fuzzy_and
 from sympy.core.parameters import evaluate
 from sympy.printing.precedence import PRECEDENCE
 
 from scaledattn.errors import InvalidArgument
+from scaledattn.kernel.binders import Binder, subst
 
 __all__ = [
     "E",
@@ -99,8 +103,47 @@ def dimension(name: str) -> Symbol:
     return Symbol(name, integer=True, positive=True)
 
 
+def as_term(x: Any) -> Expr:
+    """``x`` as a term: a SymPy object as it is, a Python int or Fraction exactly.
+
+    Anything else (a float, a string, a bool) is refused: a float is not exact, and
+    text is never parsed.
+    """
+    if isinstance(x, sympy.Basic):
+        foreign = _foreign(x)
+        if foreign is not None:
+            raise InvalidArgument(
+                f"not a term: {foreign.__name__} is neither SymPy's nor the kernel's"
+                " (its signs and values would be taken on trust)"
+            )
+        return x
+    if isinstance(x, int) and not isinstance(x, bool):
+        return Integer(x)
+    if isinstance(x, Fraction):
+        return sympy.Rational(x.numerator, x.denominator)
+    raise InvalidArgument(f"not a term: {x!r} ({type(x).__name__}); write an int or a SymPy term")
+
+
+_term = as_term
+
+
+def _foreign(x: sympy.Basic) -> type | None:
+    """The first class in ``x`` defined neither by SymPy nor by the kernel, if any.
+
+    A Group (display parentheses, stripped before any check) and an undefined function
+    f(x) are allowed; a user's subclass could declare any sign or value for itself.
+    """
+    for node in sympy.preorder_traversal(x):
+        module = type(node).__module__ or ""
+        if module.startswith(("sympy.", "scaledattn.kernel.")):
+            continue
+        if not isinstance(node, (Group, AppliedUndef)):
+            return type(node)
+    return None
+
+
 def _check_dim(n: Any) -> Expr:
-    n = sympy.sympify(n)
+    n = _term(n)
     if n.is_Integer and n > 0:
         return n
     if n.is_Symbol and n.is_integer and n.is_positive:
@@ -111,7 +154,7 @@ def _check_dim(n: Any) -> Expr:
 
 
 def _check_index(i: Any) -> Expr:
-    i = sympy.sympify(i)
+    i = _term(i)
     if (i.is_Integer and i > 0) or (i.is_Symbol and i.is_integer):
         return i
     raise InvalidArgument(f"an index must be a positive integer or an index symbol, got {i!r}")
@@ -140,9 +183,6 @@ class Component(Expr):
         """The component's index."""
         return self.args[1]
 
-    def _sympystr(self, printer: Any) -> str:
-        return f"{self.label.name}_{printer._print(self.index)}"
-
 
 class RandomVector:
     """A random vector q = (q_1, ..., q_n) of real components; q[i] is a Component.
@@ -158,9 +198,6 @@ class RandomVector:
 
     def __getitem__(self, i: Any) -> Component:
         return Component(self.label, i)
-
-    def __repr__(self) -> str:
-        return str(self.label.name)
 
     def __eq__(self, other: object) -> bool:
         return (
@@ -187,21 +224,23 @@ class OpaqueTerm(Expr):
 
 
 class _Operator(Expr):
-    """An inert operator applied to random expressions; its value is a constant."""
+    """An inert operator applied to random expressions; its value is a constant.
+
+    It is real when its arguments are (E of a complex variable is not real).
+    """
 
     is_commutative = True
-    is_real = True
     arity = 1
 
     def __new__(cls, *args: Any) -> _Operator:
         if len(args) != cls.arity:
             raise InvalidArgument(f"{cls.__name__} takes {cls.arity} argument(s)")
-        obj: _Operator = Expr.__new__(cls, *(sympy.sympify(a) for a in args))
+        obj: _Operator = Expr.__new__(cls, *(_term(a) for a in args))
         return obj
 
-    def _sympystr(self, printer: Any) -> str:
-        inner = ", ".join(printer._print(a) for a in self.args)
-        return f"{type(self).__name__}({inner})"
+    def _eval_is_real(self) -> bool | None:
+        real: bool | None = fuzzy_and(a.is_real for a in self.args)
+        return real
 
 
 class E(_Operator):
@@ -253,9 +292,6 @@ class DotProduct(Expr):
         """The common dimension."""
         return self.args[2]
 
-    def _sympystr(self, printer: Any) -> str:
-        return f"{self.args[0].name}·{self.args[1].name}"
-
 
 Dot = DotProduct
 
@@ -263,8 +299,12 @@ Dot = DotProduct
 # ---------------------------------------------------------------------- sums
 
 
-class IndexSum(Expr):
-    """Σ_{i=1}^{n} body: a finite sum over one index, n a dimension."""
+class IndexSum(Binder):
+    """Σ_{i=1}^{n} body: a finite sum over one index, n a dimension.
+
+    It binds i in the body (not in n); it is made with i fresh for n and for the sums
+    inside (:meth:`~scaledattn.kernel.binders.Binder.unshadowed`).
+    """
 
     is_commutative = True
     precedence = PRECEDENCE["Add"]
@@ -272,8 +312,9 @@ class IndexSum(Expr):
     def __new__(cls, body: Any, i: Symbol, upper: Any) -> IndexSum:
         if not (isinstance(i, Symbol) and i.is_integer):
             raise InvalidArgument(f"a summation index must be an integer symbol, got {i!r}")
-        obj: IndexSum = Expr.__new__(cls, sympy.sympify(body), i, _check_dim(upper))
-        return obj
+        obj = Expr.__new__(cls, _term(body), i, _check_dim(upper))
+        made: IndexSum = obj.unshadowed()
+        return made
 
     @property
     def body(self) -> Expr:
@@ -283,19 +324,12 @@ class IndexSum(Expr):
     @property
     def indices(self) -> tuple[Symbol, ...]:
         """The bound index symbols."""
-        return (self.args[1],)
+        return self.bound
 
     @property
     def upper(self) -> Expr:
         """The upper bound n (the lower bound is 1)."""
         return self.args[-1]
-
-    @property
-    def free_symbols(self) -> set[Symbol]:
-        """Free symbols of the body and the bound, less the bound indices."""
-        inner: set[Symbol] = self.body.free_symbols - set(self.indices)
-        bound: set[Symbol] = self.upper.free_symbols
-        return inner | bound
 
     def remake(self, body: Any, indices: tuple[Symbol, ...], upper: Any) -> IndexSum:
         """A sum of the same kind with another body, indices or bound."""
@@ -305,13 +339,11 @@ class IndexSum(Expr):
         real: bool | None = self.body.is_real
         return real
 
-    def _sympystr(self, printer: Any) -> str:
-        i = printer._print(self.indices[0])
-        return f"Sum({printer._print(self.body)}, ({i}, 1, {printer._print(self.upper)}))"
-
 
 class CrossSum(IndexSum):
     """Σ_{i≠j} body: the sum over ordered pairs of distinct indices i, j in 1..n."""
+
+    bound_at = (1, 2)
 
     def __new__(cls, body: Any, i: Symbol, j: Symbol, upper: Any) -> CrossSum:
         for s in (i, j):
@@ -319,22 +351,19 @@ class CrossSum(IndexSum):
                 raise InvalidArgument(f"a summation index must be an integer symbol, got {s!r}")
         if i == j:
             raise InvalidArgument("the two indices of a cross sum must differ")
-        obj: CrossSum = Expr.__new__(cls, sympy.sympify(body), i, j, _check_dim(upper))
-        return obj
+        obj = Expr.__new__(cls, _term(body), i, j, _check_dim(upper))
+        made: CrossSum = obj.unshadowed()
+        return made
 
     @property
-    def indices(self) -> tuple[Symbol, ...]:
-        """The two bound index symbols."""
-        return (self.args[1], self.args[2])
+    def distinct_pairs(self) -> tuple[tuple[Symbol, Symbol], ...]:
+        """The pair of indices the sum keeps apart (i ≠ j)."""
+        i, j = self.bound
+        return ((i, j),)
 
     def remake(self, body: Any, indices: tuple[Symbol, ...], upper: Any) -> IndexSum:
         """A cross sum with another body, indices or bound."""
         return CrossSum(body, indices[0], indices[1], upper)
-
-    def _sympystr(self, printer: Any) -> str:
-        i, j = (printer._print(s) for s in self.indices)
-        body, n = printer._print(self.body), printer._print(self.upper)
-        return f"CrossSum({body}, ({i}, {j}, 1, {n}))"
 
 
 SUMS = (IndexSum, CrossSum)
@@ -349,11 +378,8 @@ class Group(Expr):
     is_commutative = True
 
     def __new__(cls, inner: Any) -> Group:
-        obj: Group = Expr.__new__(cls, sympy.sympify(inner))
+        obj: Group = Expr.__new__(cls, _term(inner))
         return obj
-
-    def _sympystr(self, printer: Any) -> str:
-        return f"({printer._print(self.args[0])})"
 
 
 # ------------------------------------------------------------------ utilities
@@ -404,14 +430,16 @@ def _rebuild(expr: Any) -> Any:
 
 
 _BOUND = tuple(sympy.Dummy(f"ι{n}", integer=True, positive=True) for n in range(64))
+_CANONICAL: dict[tuple[int, tuple[tuple[str, bool], ...]], Symbol] = {}
 
 
 def canonical_indices(expr: Expr) -> Expr:
-    """Rename bound summation indices to fixed dummies, in a canonical order.
+    """Rename bound symbols to fixed dummies, in a canonical order.
 
-    Nested single sums may be taken in any order and the two indices of a cross sum
-    may be swapped (finite sums: Fubini, and the symmetry of i ≠ j); among those
-    equal forms the one with the smallest ``srepr`` is chosen.
+    Nested single sums may be taken in any order in which no sum's bound mentions an
+    index bound inside it (finite Fubini), and the two indices of a cross sum may be
+    swapped (the symmetry of i ≠ j); among those equal forms the one with the smallest
+    ``srepr`` is chosen. Any other binder (a limit) gets the dummy of its depth.
     """
     return _canon(expr, 0)
 
@@ -421,39 +449,69 @@ MAX_PERMUTED_BINDERS = 4
 
 def _canon(expr: Any, depth: int) -> Any:
     if type(expr) is IndexSum:
+        # Open each sum with a fresh symbol, so that a free i in a bound is never taken
+        # for a bound i (Σ_{j≤i} Σ_{i≤n}: the first i is free).
         binders: list[tuple[Symbol, Expr]] = []
         e = expr
         while type(e) is IndexSum:
-            binders.append((e.indices[0], e.upper))
-            e = e.body
+            opened = sympy.Dummy(integer=True, positive=True)
+            binders.append((opened, e.upper))
+            e = subst(e.body, {e.indices[0]: opened})
         orders = (
             itertools.permutations(binders)
             if len(binders) <= MAX_PERMUTED_BINDERS
             else iter([tuple(binders)])
         )
-        return min((_rebind(e, order, depth) for order in orders), key=sympy.srepr)
+        valid = [o for o in orders if _respects_bounds(o)]
+        return min((_rebind(e, order, depth) for order in valid), key=sympy.srepr)
     if isinstance(expr, CrossSum):
         i, j = expr.indices
         swapped = expr.remake(expr.body, (j, i), expr.upper)
         return min((_canon_cross(expr, depth), _canon_cross(swapped, depth)), key=sympy.srepr)
+    if isinstance(expr, Binder):
+        dummies = tuple(_canonical_dummy(depth + n, s) for n, s in enumerate(expr.bound))
+        renamed = expr.with_bound(dummies)
+        inner = depth + len(dummies)
+        args = [
+            _canon(a, inner) if n in renamed.scope_at else _canon(a, depth)
+            for n, a in enumerate(renamed.args)
+        ]
+        return renamed.func(*args)
     if not getattr(expr, "args", ()) or expr.is_Atom:
         return expr
     return expr.func(*(_canon(a, depth) for a in expr.args))
 
 
+def _canonical_dummy(depth: int, like: Symbol) -> Symbol:
+    key = (depth, tuple(sorted(like.assumptions0.items())))
+    if key not in _CANONICAL:
+        _CANONICAL[key] = sympy.Dummy(f"β{depth}", **like.assumptions0)
+    return _CANONICAL[key]
+
+
+def _respects_bounds(order: tuple[tuple[Symbol, Expr], ...]) -> bool:
+    """Whether each sum's bound mentions only indices of sums outside it in ``order``."""
+    chain = {i for i, _ in order}
+    outer: set[Symbol] = set()
+    for i, upper in order:
+        if (upper.free_symbols & chain) - outer:
+            return False
+        outer.add(i)
+    return True
+
+
 def _rebind(body: Expr, order: tuple[tuple[Symbol, Expr], ...], depth: int) -> Expr:
     new = _BOUND[depth : depth + len(order)]
-    inner = _canon(
-        body.xreplace({old: n for (old, _), n in zip(order, new, strict=True)}), depth + len(order)
-    )
+    mapping = {old: n for (old, _), n in zip(order, new, strict=True)}
+    inner = _canon(subst(body, mapping), depth + len(order))
     for n in reversed(range(len(order))):
-        inner = IndexSum(inner, new[n], order[n][1])
+        inner = IndexSum(inner, new[n], subst(order[n][1], mapping))
     return inner
 
 
 def _canon_cross(expr: IndexSum, depth: int) -> Expr:
     new = _BOUND[depth : depth + 2]
-    body = expr.body.xreplace(dict(zip(expr.indices, new, strict=True)))
+    body = subst(expr.body, dict(zip(expr.indices, new, strict=True)))
     return expr.remake(_canon(body, depth + 2), new, expr.upper)
 
 
@@ -467,47 +525,30 @@ def normal_form(expr: Expr) -> Expr:
         return sympy.expand(canonical_indices(sympy.expand(_rebuild(expr))))
 
 
-def _opaque(expr: Expr, found: dict[Expr, None]) -> None:
-    if isinstance(expr, (*MOMENT_OPERATORS, *SUMS, Dot, Component, OpaqueTerm)) or expr.is_Symbol:
-        found[expr] = None
-        return
-    for a in expr.args:
-        _opaque(a, found)
-
-
-def _sample_points() -> Iterable[Callable[[int], sympy.Rational]]:
-    yield lambda n: sympy.Rational(sympy.prime(n + 5), sympy.prime(n + 3))
-    yield lambda n: sympy.Rational(sympy.prime(2 * n + 7), 7 + n)
+#: Ways to show a difference non-zero, filled outside the kernel (``scaledattn.explain``):
+#: ``witness(diff)`` is True when it finds a point where ``diff`` is not 0. They only
+#: tell a refusal "mismatch" (False) from "undecided" (None); they never accept.
+WITNESSES: list[Callable[[Expr], bool]] = []
 
 
 def same(a: Expr, b: Expr) -> bool | None:
     """Decide ``a == b`` up to ring algebra: True, False, or None when undecided.
 
-    True when the normal forms agree. False when, with every opaque part (E[..],
-    sums, symbols) replaced by the same rational numbers on both sides, the two
-    sides give different numbers. None otherwise: SymPy could not show equality
-    and no difference was found, so the kernel must refuse rather than pass.
+    True when the normal forms agree. False when a witness (``WITNESSES``) finds the
+    difference non-zero at a point. None otherwise: SymPy could not show equality and
+    no difference was found, so the kernel must refuse rather than pass.
     """
     diff = normal_form(a) - normal_form(b)
     with evaluate(True):
         diff = sympy.expand(diff)
     if diff == 0:
         return True
-    atoms: dict[Expr, None] = {}
-    _opaque(diff, atoms)
-    for point in _sample_points():
-        values = {atom: point(n) for n, atom in enumerate(atoms)}
-        number = diff.xreplace(values).evalf(40)
-        if number.has(sympy.nan, sympy.zoo, sympy.oo, -sympy.oo) or not number.is_number:
-            continue  # undefined at this point (a division by zero): no verdict from it
-        if number.is_real is False or abs(number) > 1e-25:
-            return False
-    return None
+    return False if any(witness(diff) for witness in WITNESSES) else None
 
 
 def fresh_index(avoid: set[Symbol], preferred: str = "j") -> Symbol:
     """An index symbol named ``preferred`` or the next free letter, not in ``avoid``."""
-    names = {s.name for s in avoid}
+    names = {s.name for s in avoid if isinstance(s, Symbol)}
     for name in (preferred, "i", "j", "l", "m", "r", "s", "t", "u", "v", "w"):
         if name not in names:
             return index(name)
@@ -515,13 +556,3 @@ def fresh_index(avoid: set[Symbol], preferred: str = "j") -> Symbol:
     while f"i{n}" in names:
         n += 1
     return index(f"i{n}")
-
-
-def all_symbols(expr: Expr) -> set[Symbol]:
-    """Every Symbol in ``expr``, bound or free (used to pick fresh names)."""
-    return {s for s in sympy.preorder_traversal(expr) if isinstance(s, Symbol)}
-
-
-def integer_value(n: Expr) -> int | None:
-    """The Python int of a SymPy Integer, or None for anything else."""
-    return int(n) if isinstance(n, Integer) else None

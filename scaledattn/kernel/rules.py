@@ -1,6 +1,6 @@
 """The primitive rules: each one mathematical fact, applied as a rewrite.
 
-A rule is data (name, law, inference figure) plus a *local* rewrite that acts on one
+A rule is data (name, law) plus a *local* rewrite that acts on one
 node of an expression. ``Rule.apply`` rewrites every node, bottom-up, until nothing
 changes, and returns the new expression with the assumptions it used. Every rule is
 an equality under its side conditions, so applying it never changes the value.
@@ -20,12 +20,13 @@ Examples
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any
 
 import sympy
-from sympy import Add, Eq, Expr, Mul, Or, Pow, Symbol
+from sympy import Add, Eq, Expr, Mul, Or, Pow
 from sympy.core.parameters import evaluate
 from sympy.logic.boolalg import Boolean, BooleanFalse, BooleanTrue
 
@@ -38,6 +39,7 @@ from scaledattn.kernel.assumptions import (
     provably_positive,
     sign_facts,
 )
+from scaledattn.kernel.binders import Scope, rename_away, subst, walk_scoped
 from scaledattn.kernel.expr import (
     SUMS,
     Component,
@@ -49,10 +51,7 @@ from scaledattn.kernel.expr import (
     RandomVariable,
     Std,
     Var,
-    all_symbols,
-    fresh_index,
     index,
-    integer_value,
     is_random,
     normal_form,
     rebuild,
@@ -86,15 +85,7 @@ Used = frozenset[Assumption]
 Rewrite = tuple[Expr, Used]
 
 
-@dataclass(frozen=True)
-class Env:
-    """What the enclosing sums say: index pairs known to differ, every index bound."""
-
-    distinct: frozenset[frozenset[Expr]] = frozenset()
-    bound: frozenset[Expr] = frozenset()
-
-
-Local = Callable[[Expr, Context, Env], Rewrite | None]
+Local = Callable[[Expr, Context, Scope], Rewrite | None]
 
 NOTHING: Used = frozenset()
 MAX_PASSES = 40
@@ -105,16 +96,13 @@ MAX_UNROLL = 64
 class Rule:
     """A named primitive rule: one law, a local rewrite, and where it comes from.
 
-    ``figure`` is the inference figure, ``fails`` says when the rule does nothing
-    (HOL Light's FAILURE section), ``mathlib`` the matching Mathlib name.
+    Its inference figure, when it does nothing and its Mathlib name are documentation,
+    kept outside the kernel in :mod:`scaledattn.rulebook`.
     """
 
     name: str
     law: str
     local: Local = field(repr=False, compare=False)
-    figure: str = ""
-    fails: str = ""
-    mathlib: str = ""
     on_propositions: bool = False
 
     def apply(self, expr: Any, ctx: Context) -> tuple[Any, Used]:
@@ -128,37 +116,30 @@ class Rule:
             return _everywhere(expr, self.local, ctx)
 
     def _apply_prop(self, prop: Any, ctx: Context) -> tuple[Any, Used]:
-        result = self.local(prop, ctx, Env())
+        result = self.local(prop, ctx, Scope())
         return (prop, NOTHING) if result is None else result
-
-    def __str__(self) -> str:
-        return self.name
 
 
 def _everywhere(expr: Expr, local: Local, ctx: Context) -> tuple[Expr, Used]:
-    used: set[Assumption] = set()
+    """Apply ``local`` at every node to a fixpoint.
 
-    def walk(e: Expr, env: Env) -> Expr:
-        if isinstance(e, SUMS):
-            # A sum that binds an index again shadows it: inside, that name ranges
-            # over 1..n afresh, so what an outer cross sum said about it no longer holds.
-            bound = set(e.indices)
-            pairs = frozenset(pair for pair in env.distinct if not pair & bound)
-            if isinstance(e, CrossSum):
-                pairs |= {frozenset(e.indices)}
-            env = Env(pairs, env.bound | bound)
-        if e.args and not e.is_Atom:
-            new = [walk(a, env) for a in e.args]
-            if any(n is not a for n, a in zip(new, e.args, strict=True)):
-                e = e.func(*new)
-        result = local(e, ctx, env)
+    Each node sees only the facts that hold there (``Context.visible``: none about a
+    symbol bound on its path) and its scope.
+    """
+    used: set[Assumption] = set()
+    seen: dict[Scope, Context] = {}
+
+    def visit(e: Expr, scope: Scope) -> Expr | None:
+        if scope not in seen:
+            seen[scope] = ctx.visible(scope)
+        result = local(e, seen[scope], scope)
         if result is None:
-            return e
+            return None
         used.update(result[1])
         return result[0]
 
     for _ in range(MAX_PASSES):
-        new = walk(expr, Env())
+        new = walk_scoped(expr, visit)
         if new == expr:
             break
         expr = new
@@ -180,27 +161,27 @@ def _lift(prop: Any, fn: Callable[[Expr], tuple[Expr, Used]]) -> tuple[Any, Used
 # --------------------------------------------------------------- definitions
 
 
-def _variance_def(e: Expr, ctx: Context, env: Env) -> Rewrite | None:
+def _variance_def(e: Expr, ctx: Context, scope: Scope) -> Rewrite | None:
     if isinstance(e, Var):
         z = e.args[0]
         return E(z**2) - E(z) ** 2, NOTHING
     return None
 
 
-def _covariance_def(e: Expr, ctx: Context, env: Env) -> Rewrite | None:
+def _covariance_def(e: Expr, ctx: Context, scope: Scope) -> Rewrite | None:
     if isinstance(e, Cov):
         y, z = e.args
         return E(y * z) - E(y) * E(z), NOTHING
     return None
 
 
-def _std_def(e: Expr, ctx: Context, env: Env) -> Rewrite | None:
+def _std_def(e: Expr, ctx: Context, scope: Scope) -> Rewrite | None:
     if isinstance(e, Std):
         return sympy.sqrt(Var(e.args[0])), NOTHING
     return None
 
 
-def _dot_def(e: Expr, ctx: Context, env: Env) -> Rewrite | None:
+def _dot_def(e: Expr, ctx: Context, scope: Scope) -> Rewrite | None:
     if isinstance(e, Dot):
         q, k, n = e.args
         i = index("i")
@@ -233,7 +214,7 @@ def _linear(arg: Expr) -> Expr:
     return out
 
 
-def _expectation_linear(e: Expr, ctx: Context, env: Env) -> Rewrite | None:
+def _expectation_linear(e: Expr, ctx: Context, scope: Scope) -> Rewrite | None:
     if isinstance(e, E):
         new = _linear(e.args[0])
         if new != e:
@@ -254,7 +235,7 @@ def _monomial(arg: Expr) -> list[tuple[Expr, Expr]] | None:
     return out
 
 
-def _provably_distinct(a: BlockKey, b: BlockKey, env: Env) -> bool:
+def _provably_distinct(a: BlockKey, b: BlockKey, scope: Scope) -> bool:
     if a[0] != b[0]:
         return True
     i, j = a[1], b[1]
@@ -262,11 +243,11 @@ def _provably_distinct(a: BlockKey, b: BlockKey, env: Env) -> bool:
         return False
     if i.is_Integer and j.is_Integer:
         return True
-    return frozenset((i, j)) in env.distinct
+    return frozenset((i, j)) in scope.distinct
 
 
 def _independent_groups(
-    atoms: list[tuple[Expr, Expr]], family: Independence, env: Env
+    atoms: list[tuple[Expr, Expr]], family: Independence, scope: Scope
 ) -> list[list[tuple[Expr, Expr]]] | None:
     keys = [family.block_key(a) for a, _ in atoms]
     if any(k is None for k in keys):
@@ -280,7 +261,7 @@ def _independent_groups(
 
     for x in range(len(atoms)):
         for y in range(x + 1, len(atoms)):
-            if not _provably_distinct(keys[x], keys[y], env):  # type: ignore[arg-type]
+            if not _provably_distinct(keys[x], keys[y], scope):  # type: ignore[arg-type]
                 parent[root(y)] = root(x)
     groups: dict[int, list[tuple[Expr, Expr]]] = {}
     for n, item in enumerate(atoms):
@@ -288,7 +269,7 @@ def _independent_groups(
     return list(groups.values())
 
 
-def _expectation_mul_of_indep(e: Expr, ctx: Context, env: Env) -> Rewrite | None:
+def _expectation_mul_of_indep(e: Expr, ctx: Context, scope: Scope) -> Rewrite | None:
     if not isinstance(e, E):
         return None
     atoms = _monomial(e.args[0])
@@ -296,7 +277,7 @@ def _expectation_mul_of_indep(e: Expr, ctx: Context, env: Env) -> Rewrite | None
         return None
     best: tuple[list[list[tuple[Expr, Expr]]], Independence] | None = None
     for family in ctx.independences():
-        groups = _independent_groups(atoms, family, env)
+        groups = _independent_groups(atoms, family, scope)
         if groups and len(groups) > 1 and (best is None or len(groups) > len(best[0])):
             best = (groups, family)
     if best is None:
@@ -306,7 +287,7 @@ def _expectation_mul_of_indep(e: Expr, ctx: Context, env: Env) -> Rewrite | None
     return Mul(*factors), frozenset({family})
 
 
-def _variance_const_mul(e: Expr, ctx: Context, env: Env) -> Rewrite | None:
+def _variance_const_mul(e: Expr, ctx: Context, scope: Scope) -> Rewrite | None:
     if not isinstance(e, Var):
         return None
     const, rand = _split_constant(e.args[0])
@@ -321,13 +302,10 @@ def _variance_const_mul(e: Expr, ctx: Context, env: Env) -> Rewrite | None:
     return const**2 * Var(rand), used
 
 
-def _substitute_moment(e: Expr, ctx: Context, env: Env) -> Rewrite | None:
+def _substitute_moment(e: Expr, ctx: Context, scope: Scope) -> Rewrite | None:
     if not isinstance(e, (E, Var, Cov)):
         return None
     for moment in ctx.moments():
-        # a value naming an index (E[X] = t) means the free t, not one a sum binds here
-        if (moment.value.free_symbols - set(moment.indices)) & env.bound:
-            continue
         for value in moment.instances(e):
             return value, frozenset({moment})
     return None
@@ -336,27 +314,15 @@ def _substitute_moment(e: Expr, ctx: Context, env: Env) -> Rewrite | None:
 # ------------------------------------------------------------------------ sums
 
 
-def _rename(s: IndexSum, avoid: set[Symbol]) -> IndexSum:
-    """``s`` with its bound indices renamed away from ``avoid``."""
-    mapping: dict[Expr, Expr] = {}
-    taken = set(avoid) | all_symbols(s)
-    for i in s.indices:
-        if i in avoid:
-            new = fresh_index(taken, "j")
-            taken.add(new)
-            mapping[i] = new
-    if not mapping:
-        return s
-    return s.remake(s.body.xreplace(mapping), tuple(mapping.get(i, i) for i in s.indices), s.upper)
-
-
 def _product_of_sums(a: IndexSum, b: IndexSum) -> Expr:
-    b = _rename(b, all_symbols(a))
+    """Σᵢ aᵢ · Σⱼ bⱼ as Σᵢ Σⱼ aᵢbⱼ, each index renamed away from the other factor."""
+    a = rename_away(a, b.free_symbols)
+    b = rename_away(b, a.free_symbols | set(a.indices))
     (i,), (j,) = a.indices, b.indices
     return IndexSum(IndexSum(a.body * b.body, j, b.upper), i, a.upper)
 
 
-def _sum_mul_sum(e: Expr, ctx: Context, env: Env) -> Rewrite | None:
+def _sum_mul_sum(e: Expr, ctx: Context, scope: Scope) -> Rewrite | None:
     def single(x: Expr) -> bool:
         return type(x) is IndexSum
 
@@ -371,25 +337,18 @@ def _sum_mul_sum(e: Expr, ctx: Context, env: Env) -> Rewrite | None:
     return None
 
 
-def _binds_inside(body: Expr, names: Iterable[Symbol]) -> bool:
-    names = set(names)
-    return any(
-        isinstance(s, SUMS) and names & set(s.indices) for s in sympy.preorder_traversal(body)
-    )
-
-
-def _split_diagonal(e: Expr, ctx: Context, env: Env) -> Rewrite | None:
+def _split_diagonal(e: Expr, ctx: Context, scope: Scope) -> Rewrite | None:
     if type(e) is not IndexSum or type(e.body) is not IndexSum:
         return None
     inner = e.body
     (i,), (j,) = e.indices, inner.indices
-    if inner.upper != e.upper or i == j or _binds_inside(inner.body, (i, j)):
+    if inner.upper != e.upper:
         return None
-    diagonal = IndexSum(inner.body.xreplace({j: i}), i, e.upper)
+    diagonal = IndexSum(subst(inner.body, {j: i}), i, e.upper)
     return diagonal + CrossSum(inner.body, i, j, e.upper), NOTHING
 
 
-def _count_terms(e: Expr, ctx: Context, env: Env) -> Rewrite | None:
+def _count_terms(e: Expr, ctx: Context, scope: Scope) -> Rewrite | None:
     if not isinstance(e, SUMS) or set(e.indices) & e.body.free_symbols:
         return None
     n = e.upper
@@ -397,27 +356,24 @@ def _count_terms(e: Expr, ctx: Context, env: Env) -> Rewrite | None:
     return count * e.body, NOTHING
 
 
-def _sum_unroll(e: Expr, ctx: Context, env: Env) -> Rewrite | None:
+def _sum_unroll(e: Expr, ctx: Context, scope: Scope) -> Rewrite | None:
     if not isinstance(e, SUMS):
         return None
-    n = integer_value(e.upper)
-    if n is None or n > MAX_UNROLL or _binds_inside(e.body, e.indices):
+    n = int(e.upper) if e.upper.is_Integer else MAX_UNROLL + 1
+    if n > MAX_UNROLL:
         return None
     if isinstance(e, CrossSum):
         i, j = e.indices
         terms = [
-            e.body.xreplace({i: a, j: b})
-            for a in range(1, n + 1)
-            for b in range(1, n + 1)
-            if a != b
+            subst(e.body, {i: a, j: b}) for a in range(1, n + 1) for b in range(1, n + 1) if a != b
         ]
     else:
         (i,) = e.indices
-        terms = [e.body.xreplace({i: a}) for a in range(1, n + 1)]
+        terms = [subst(e.body, {i: a}) for a in range(1, n + 1)]
     return Add(*terms), NOTHING
 
 
-def _sum_linear(e: Expr, ctx: Context, env: Env) -> Rewrite | None:
+def _sum_linear(e: Expr, ctx: Context, scope: Scope) -> Rewrite | None:
     if not isinstance(e, SUMS):
         return None
     terms = Add.make_args(sympy.expand(e.body))
@@ -432,7 +388,7 @@ def _sum_linear(e: Expr, ctx: Context, env: Env) -> Rewrite | None:
     return out, NOTHING
 
 
-def _sqrt_mul(e: Expr, ctx: Context, env: Env) -> Rewrite | None:
+def _sqrt_mul(e: Expr, ctx: Context, scope: Scope) -> Rewrite | None:
     if not (isinstance(e, Pow) and e.exp == sympy.S.Half) or is_random(e.base):
         return None
     factors = Mul.make_args(sympy.factor(e.base))
@@ -450,7 +406,7 @@ def _sqrt_mul(e: Expr, ctx: Context, env: Env) -> Rewrite | None:
 # --------------------------------------------------------------- propositions
 
 
-def _clear_denominator(prop: Any, ctx: Context, env: Env) -> Rewrite | None:
+def _clear_denominator(prop: Any, ctx: Context, scope: Scope) -> Rewrite | None:
     if not isinstance(prop, sympy.Equality):
         return None
     num, den = sympy.fraction(sympy.together(prop.lhs - prop.rhs))
@@ -462,7 +418,7 @@ def _clear_denominator(prop: Any, ctx: Context, env: Env) -> Rewrite | None:
     return Eq(sympy.expand(num), 0, evaluate=False), used
 
 
-def _square_roots(prop: Any, ctx: Context, env: Env) -> Rewrite | None:
+def _square_roots(prop: Any, ctx: Context, scope: Scope) -> Rewrite | None:
     if not isinstance(prop, sympy.Equality):
         return None
     p = sympy.expand(prop.lhs - prop.rhs)
@@ -486,7 +442,7 @@ def _square_roots(prop: Any, ctx: Context, env: Env) -> Rewrite | None:
     return Or(Eq(x, root, evaluate=False), Eq(x, -root, evaluate=False), evaluate=False), NOTHING
 
 
-def _exclude_by_sign(prop: Any, ctx: Context, env: Env) -> Rewrite | None:
+def _exclude_by_sign(prop: Any, ctx: Context, scope: Scope) -> Rewrite | None:
     disjuncts = prop.args if isinstance(prop, Or) else (prop,)
     keep: list[Any] = []
     used: set[Assumption] = set()
@@ -540,161 +496,131 @@ def prop_key(prop: Any) -> Any:
 
 # ----------------------------------------------------------------- the table
 
-RULES: dict[str, Rule] = {}
+_TABLE: dict[str, Rule] = {}
+
+#: The primitive rules, by name: a read-only view of the table filled while the kernel
+#: is imported (here and in ``calculus``). ``check`` accepts a Rule only if it is the
+#: one registered under its name; any other rule must be declared an ``axiom``.
+RULES = MappingProxyType(_TABLE)
+
+
+_FROZEN: list[bool] = [False]
+
+
+def register(rule: Rule) -> Rule:
+    """Add a primitive rule to the table (kernel modules only, while they are imported)."""
+    if _FROZEN[0]:
+        raise RuntimeError(f"the rule table is frozen; declare {rule.name!r} as axiom(rule)")
+    if rule.name in _TABLE:  # pragma: no cover - a programming error, caught at import
+        raise RuntimeError(f"rule {rule.name!r} registered twice")
+    _TABLE[rule.name] = rule
+    return rule
+
+
+def freeze() -> None:
+    """Close the table: called once, when the kernel has registered every rule."""
+    _FROZEN[0] = True
+
+
+def is_registered(rule: Any) -> bool:
+    """Whether ``rule`` is the primitive rule registered under its name."""
+    return isinstance(rule, Rule) and _TABLE.get(rule.name) is rule
 
 
 def _rule(name: str, law: str, local: Local, **kw: Any) -> Rule:
-    rule = Rule(name, law, local, **kw)
-    RULES[name] = rule
-    return rule
+    return register(Rule(name, law, local, **kw))
 
 
 ring = _rule(
     "ring",
     "ring algebra: expand, collect, cancel (no probabilistic content)",
     lambda e, ctx, env: None,
-    figure="a = b as polynomials  ⟹  Γ ⊢ a = b",
-    fails="Fails unless the two sides have the same normal form under sympy.expand.",
 )
 variance_def = _rule(
     "variance_def",
     "Var(Z) = E[Z²] − E[Z]²",
     _variance_def,
-    figure="Γ ⊢ Var(Z) = E[Z²] − E[Z]²",
-    fails="Does nothing where no Var(·) occurs.",
-    mathlib="variance_def'",
 )
 covariance_def = _rule(
     "covariance_def",
     "Cov(Y, Z) = E[YZ] − E[Y]E[Z]",
     _covariance_def,
-    figure="Γ ⊢ Cov(Y, Z) = E[YZ] − E[Y]E[Z]",
-    fails="Does nothing where no Cov(·,·) occurs.",
-    mathlib="covariance_def (ProbabilityTheory.covariance)",
 )
 std_def = _rule(
     "std_def",
     "Std(Z) = √Var(Z)",
     _std_def,
-    figure="Γ ⊢ Std(Z) = √Var(Z)",
-    fails="Does nothing where no Std(·) occurs.",
-    mathlib="ProbabilityTheory.evariance / Real.sqrt",
 )
 expectation_linear = _rule(
     "expectation_linear",
     "E[aY + bZ + c] = aE[Y] + bE[Z] + c and E[Σᵢ Zᵢ] = Σᵢ E[Zᵢ]  (a, b, c not random)",
     _expectation_linear,
-    figure="Γ ⊢ E[Σ aₜZₜ + c] = Σ aₜE[Zₜ] + c",
-    fails="Does nothing to E[·] of a single random product.",
-    mathlib="integral_add, integral_mul_left, integral_finset_sum",
 )
 expectation_mul_of_indep = _rule(
     "expectation_mul_of_indep",
     "E[UV] = E[U]E[V] when U and V depend on independent blocks",
     _expectation_mul_of_indep,
-    figure="Γ ⊢ Independent(U, V)  ⟹  Γ ⊢ E[UV] = E[U]E[V]",
-    fails="Does nothing unless one declared independence family covers every factor"
-    " and separates them; pairwise independence of three factors is not enough.",
-    mathlib="IndepFun.integral_mul",
 )
 variance_const_mul = _rule(
     "variance_const_mul",
     "Var(aZ) = a²Var(Z)  (a not random, a's denominator non-zero)",
     _variance_const_mul,
-    figure="Γ ⊢ a ≠ 0 for every denominator of a  ⟹  Γ ⊢ Var(aZ) = a²Var(Z)",
-    fails="Does nothing unless the argument is a non-random factor times a random one,"
-    " and refuses a denominator not provably non-zero.",
-    mathlib="ProbabilityTheory.variance_mul",
 )
 substitute_moment = _rule(
     "substitute_moment",
     "replace a moment by its declared value (E[qᵢ] = μ, Var(qᵢ) = σ², …)",
     _substitute_moment,
-    figure="Γ ⊢ m = v  (declared)  ⟹  Γ ⊢ …m… = …v…",
-    fails="Does nothing for a moment that no declared assumption gives.",
 )
 dot_def = _rule(
     "dot_def",
     "q·k = Σᵢ₌₁ⁿ qᵢkᵢ",
     _dot_def,
-    figure="Γ ⊢ q·k = Σᵢ qᵢkᵢ",
-    fails="Does nothing where no dot product occurs.",
-    mathlib="Matrix.dotProduct",
 )
 sum_mul_sum = _rule(
     "sum_mul_sum",
     "(Σᵢ aᵢ)(Σⱼ bⱼ) = Σᵢ Σⱼ aᵢbⱼ, and (Σᵢ aᵢ)² = Σᵢ Σⱼ aᵢaⱼ",
     _sum_mul_sum,
-    figure="Γ ⊢ (Σᵢ aᵢ)(Σⱼ bⱼ) = Σᵢ Σⱼ aᵢbⱼ",
-    fails="Does nothing unless two single-index sums are multiplied.",
-    mathlib="Finset.sum_mul_sum",
 )
 split_diagonal = _rule(
     "split_diagonal",
     "Σᵢ Σⱼ f(i, j) = Σᵢ f(i, i) + Σ_{i≠j} f(i, j)",
     _split_diagonal,
-    figure="Γ ⊢ Σᵢ Σⱼ f(i,j) = Σᵢ f(i,i) + Σ_{i≠j} f(i,j)",
-    fails="Does nothing unless a double sum has both indices over the same range.",
-    mathlib="Finset.sum_product, Finset.offDiag",
 )
 count_terms = _rule(
     "count_terms",
     "Σᵢ₌₁ⁿ c = n·c and Σ_{i≠j} c = n(n − 1)·c  (c free of the indices)",
     _count_terms,
-    figure="Γ ⊢ Σᵢ₌₁ⁿ c = n·c,   Γ ⊢ Σ_{i≠j} c = n(n−1)·c",
-    fails="Does nothing to a sum whose summand depends on its indices.",
-    mathlib="Finset.sum_const, Finset.offDiag_card",
 )
 sum_unroll = _rule(
     "sum_unroll",
     f"Σᵢ₌₁ᴺ f(i) = f(1) + … + f(N)  (N a number ≤ {MAX_UNROLL})",
     _sum_unroll,
-    figure="Γ ⊢ Σᵢ₌₁ᴺ f(i) = f(1) + … + f(N)",
-    fails=f"Does nothing to a sum with a symbolic bound or a bound above {MAX_UNROLL}.",
-    mathlib="Finset.sum_range_succ",
 )
 sum_linear = _rule(
     "sum_linear",
     "Σᵢ (a·fᵢ + gᵢ) = a·Σᵢ fᵢ + Σᵢ gᵢ  (a free of i)",
     _sum_linear,
-    figure="Γ ⊢ Σᵢ (a fᵢ + gᵢ) = a Σᵢ fᵢ + Σᵢ gᵢ",
-    fails="Does nothing to a sum already split and with no factor to pull out.",
-    mathlib="Finset.sum_add_distrib, Finset.mul_sum",
 )
 sqrt_mul = _rule(
     "sqrt_mul",
     "√(ab) = √a·√b  (a ≥ 0, b ≥ 0)",
     _sqrt_mul,
-    figure="Γ ⊢ a ≥ 0,  Γ ⊢ b ≥ 0  ⟹  Γ ⊢ √(ab) = √a·√b",
-    fails="Does nothing unless the radicand factors (sympy.factor, checked by expand)"
-    " into parts each provably non-negative under the declared assumptions.",
-    mathlib="Real.sqrt_mul",
 )
 clear_denominator = _rule(
     "clear_denominator",
     "a/b = c ⇔ a − bc = 0  when b > 0",
     _clear_denominator,
-    figure="Γ ⊢ b > 0  ⟹  Γ ⊢ (a/b = c ⇔ a − bc = 0)",
-    fails="Does nothing unless the equation has a denominator provably positive"
-    " under the declared assumptions.",
-    mathlib="div_eq_iff",
     on_propositions=True,
 )
 square_roots = _rule(
     "square_roots",
     "x² = w ⇔ x = √w ∨ x = −√w  (x real)",
     _square_roots,
-    figure="x real  ⟹  Γ ⊢ (ax² + b = 0 ⇔ x = √(−b/a) ∨ x = −√(−b/a))",
-    fails="Does nothing unless exactly one real constant x makes the equation"
-    " a·x² + b = 0 with a ≠ 0 and a, b free of x (among several, the one declared positive).",
-    mathlib="sq_eq_sq_iff_eq_or_eq_neg",
     on_propositions=True,
 )
 exclude_by_sign = _rule(
     "exclude_by_sign",
     "x > 0 rules out x = r for r < 0",
     _exclude_by_sign,
-    figure="Γ ⊢ x > 0,  Γ ⊢ r < 0  ⟹  Γ ⊢ (P ∨ x = r ⇔ P)",
-    fails="Does nothing unless x > 0 is declared and r < 0 follows from the declarations.",
     on_propositions=True,
 )

@@ -20,8 +20,9 @@ Examples
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+import weakref
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import sympy
@@ -31,16 +32,18 @@ from sympy.logic.boolalg import Boolean
 
 from scaledattn.errors import (
     CannotDecide,
+    IllFormed,
+    InvalidArgument,
     MissingAssumption,
     ProofError,
     StatementMismatch,
     StepMismatch,
     UnknownRule,
 )
-from scaledattn.kernel.assumptions import Assumption, Context, Independence, Moment, Positive
-from scaledattn.kernel.expr import SUMS, E, Var, normal_form, rebuild, same
-from scaledattn.kernel.rules import RULES, Rule, prop_key
-from scaledattn.kernel.vectors import Distinct, Entries, IndexRange, Lim
+from scaledattn.kernel.assumptions import Assumption, Context
+from scaledattn.kernel.binders import Scope, arg_scopes
+from scaledattn.kernel.expr import as_term, normal_form, rebuild, same
+from scaledattn.kernel.rules import RULES, Rule, is_registered, prop_key
 
 __all__ = [
     "Audit",
@@ -51,6 +54,7 @@ __all__ = [
     "StepResult",
     "Theorem",
     "audit",
+    "axiom",
     "check",
 ]
 
@@ -62,9 +66,6 @@ class Equation:
     lhs: Expr
     rhs: Expr
 
-    def __str__(self) -> str:
-        return f"{sympy.sstr(rebuild(self.lhs))} = {sympy.sstr(rebuild(self.rhs))}"
-
 
 @dataclass(frozen=True)
 class Equivalence:
@@ -72,9 +73,6 @@ class Equivalence:
 
     lhs: Any
     rhs: Any
-
-    def __str__(self) -> str:
-        return f"({sympy.sstr(rebuild(self.lhs))}) ⇔ ({sympy.sstr(rebuild(self.rhs))})"
 
 
 Statement = Equation | Equivalence
@@ -111,6 +109,9 @@ class Derivation:
 
 
 _TOKEN = object()
+#: Every Theorem ``check`` made, by id: a copy (``dataclasses.replace`` passes the token
+#: on) with another statement is not one of them, and justifies nothing.
+_ISSUED: weakref.WeakValueDictionary[int, Theorem] = weakref.WeakValueDictionary()
 
 
 @dataclass(frozen=True)
@@ -125,6 +126,7 @@ class Theorem:
     used: frozenset[Assumption]
     derivation: Derivation = field(repr=False)
     token: object = field(default=None, repr=False, compare=False)
+    axioms: frozenset[str] = frozenset()
 
     def __post_init__(self) -> None:
         if self.token is not _TOKEN:
@@ -134,9 +136,6 @@ class Theorem:
     def unused(self) -> tuple[Assumption, ...]:
         """Declared assumptions the proof never used."""
         return tuple(a for a in self.derivation.assumptions if a not in self.used)
-
-    def __str__(self) -> str:
-        return f"{self.name}: {self.statement}"
 
 
 @dataclass(frozen=True)
@@ -149,6 +148,7 @@ class StepResult:
     derived: Any
     used: frozenset[Assumption]
     error: ProofError | None
+    axioms: frozenset[str] = frozenset()
 
     @property
     def ok(self) -> bool:
@@ -160,100 +160,114 @@ class StepResult:
 
 
 @dataclass(frozen=True)
-class _TheoremRule:
-    """A proved equation used as a rewrite: every occurrence of lhs becomes rhs."""
+class _Rewrite:
+    """An equation lhs = rhs (a theorem's, or an axiom's) used as a rewrite.
 
-    theorem: Theorem
+    Every outermost occurrence of lhs becomes rhs where every assumption it rests on
+    holds (``Context.visible``: not under a binder of a symbol they constrain, nor under
+    a sum capturing a definition's parameter).
+    """
 
-    @property
-    def name(self) -> str:
-        return self.theorem.name
+    name: str
+    lhs: Any
+    rhs: Any
+    used: frozenset[Assumption] = frozenset()
+    axioms: frozenset[str] = frozenset()
 
     def apply(self, expr: Any, ctx: Context) -> tuple[Any, frozenset[Assumption]]:
-        statement = self.theorem.statement
-        if not isinstance(statement, Equation):
+        if not all(ctx.entails(a) for a in self.used):
             return expr, frozenset()
-        missing = [a for a in self.theorem.used if not ctx.entails(a)]
-        if missing:
-            return expr, frozenset()
-        target = normal_form(statement.lhs)
-        used = self.theorem.used
-        # Symbols the assumptions constrain (t ≠ w, m ∈ 1..n, c > 0) take other values
-        # under a sum or limit that binds them; under a sum, the symbols a definition
-        # mentions (w in rⱼ = sⱼ + λδⱼw) would be captured as well.
-        in_limits: set[Any] = set().union(*(_constrained(a) for a in used))
-        in_sums = in_limits.union(*(_defined(a) for a in used))
-        changed = False
+        target, changed = normal_form(self.lhs), False
 
-        def swap(e: Expr, sums: frozenset[Any], limits: frozenset[Any]) -> Expr:
+        def walk(e: Any, scope: Scope) -> Any:
             nonlocal changed
-            if isinstance(e, (Expr, Boolean)) and e.args and not e.is_Atom:
-                if isinstance(e, Expr) and normal_form(e) == target:
-                    if sums & in_sums or limits & in_limits:
-                        return e
-                    changed = True
-                    return rebuild(statement.rhs)
-                if isinstance(e, SUMS):
-                    sums = sums | set(e.indices)
-                elif isinstance(e, Lim):
-                    limits = limits | {e.variable}
-                return e.func(*(swap(a, sums, limits) for a in e.args))
-            return e
+            if not getattr(e, "args", ()) or e.is_Atom:
+                return e
+            holds = self.used <= set(ctx.visible(scope).assumptions)
+            if isinstance(e, Expr) and holds and normal_form(e) == target:
+                changed = True
+                return rebuild(self.rhs)
+            return e.func(*(walk(a, s) for a, s in zip(e.args, arg_scopes(e, scope), strict=True)))
 
         with evaluate(True):
-            new = swap(rebuild(expr), frozenset(), frozenset())
-        return new, (self.theorem.used if changed else frozenset())
+            new = walk(rebuild(expr), Scope())
+        return new, (self.used if changed else frozenset())
 
 
-def _defined(a: Assumption) -> set[Any]:
-    """The symbols a definition of entries mentions besides its own index (w in sⱼ + λδⱼw)."""
-    if isinstance(a, Entries):
-        mentioned: set[Any] = a.body.free_symbols
-        return mentioned - {a.index}
-    return set()
+def _theorem_rule(t: Theorem) -> _Rewrite:
+    """A theorem as a rewrite (an equivalence rewrites nothing)."""
+    lhs, rhs = (t.statement.lhs, t.statement.rhs) if isinstance(t.statement, Equation) else (0, 0)
+    return _Rewrite(t.name, as_term(lhs), as_term(rhs), t.used, t.axioms)
 
 
-def _constrained(a: Assumption) -> set[Any]:
-    """The symbols whose particular value an assumption constrains.
+@dataclass(frozen=True)
+class Axiom:
+    """A rule taken on trust, like Lean's ``sorry``: steps by it are accepted unchecked.
 
-    A definition of a vector's entries holds for every value of its symbols, and a
-    moment's indices are read "for every i"; independence is about random variables.
+    Made by :func:`axiom`. Every theorem resting on one records its name, says
+    "verified modulo axiom NAME" in every rendering, and ``scaledattn check`` exits
+    with its own code.
     """
-    if isinstance(a, (Entries, Independence)):
-        return set()
-    if isinstance(a, Moment):
-        mentioned: set[Any] = a.lhs.free_symbols | a.value.free_symbols
-        return mentioned - set(a.indices)
-    if isinstance(a, Distinct):
-        return set(a.pair)
-    if isinstance(a, IndexRange):
-        upper: set[Any] = a.upper.free_symbols
-        return {a.index} | upper
-    if isinstance(a, Positive):
-        return {a.symbol}
-    found: set[Any] = set()  # any other kind: every symbol it mentions
-    for value in vars(a).values():
-        found |= getattr(value, "free_symbols", set())
-    return found
+
+    name: str
+    rewrite: Any = field(repr=False, compare=False)
+
+    def apply(self, expr: Any, ctx: Context) -> tuple[Any, frozenset[Assumption]]:
+        """Apply the assumed rewrite."""
+        with evaluate(True):
+            result: tuple[Any, frozenset[Assumption]] = self.rewrite.apply(rebuild(expr), ctx)
+        return result
+
+
+def axiom(rule: Any, lhs: Any = None, rhs: Any = None) -> Axiom:
+    """Declare an unchecked rule: ``axiom(Rule(...))`` or the equation ``axiom(NAME, lhs, rhs)``.
+
+    >>> from scaledattn.kernel.expr import E, random_variables
+    >>> X, = random_variables("X")
+    >>> d = Derivation("mean_zero", Equation(E(X), 0), (Step(axiom("EX0", E(X), 0), 0),))
+    >>> print(check(d))
+    mean_zero: E(X) = 0 (verified modulo axiom EX0)
+    """
+    if isinstance(rule, str) and rule.isidentifier() and lhs is not None and rhs is not None:
+        return Axiom(rule, _Rewrite(rule, as_term(lhs), as_term(rhs)))
+    if isinstance(rule, Rule) and lhs is None and rhs is None:
+        return Axiom(rule.name, rule)
+    raise InvalidArgument("axiom takes a Rule, or a name (an identifier) and the sides lhs, rhs")
 
 
 def _resolve(rule: Any, theorems: Mapping[str, Theorem], name: str, number: int) -> Any:
-    if isinstance(rule, Rule):
+    if is_registered(rule) or isinstance(rule, Axiom):
         return rule
-    if isinstance(rule, Theorem):
-        return _TheoremRule(rule)
+    if isinstance(rule, Theorem) and _ISSUED.get(id(rule)) is rule:
+        return _theorem_rule(rule)
     if isinstance(rule, str):
         if rule in RULES:
             return RULES[rule]
-        if rule in theorems:
-            return _TheoremRule(theorems[rule])
+        if rule in theorems and _ISSUED.get(id(theorems[rule])) is theorems[rule]:
+            return _theorem_rule(theorems[rule])
+    if isinstance(rule, Rule):
+        raise UnknownRule(
+            f"  {rule.name!r} is not the registered primitive rule of that name;"
+            " a rule of your own must be declared axiom(rule)",
+            theorem=name,
+            step=number,
+            rule=rule.name,
+        )
     known = ", ".join(sorted(RULES) + sorted(theorems))
     raise UnknownRule(
         f"  {rule!r} is neither a rule nor a proved theorem\n  known: {known}",
         theorem=name,
         step=number,
-        rule=str(rule),
+        rule=str(getattr(rule, "name", rule)),
     )
+
+
+def _axioms_of(rule: Any) -> frozenset[str]:
+    if isinstance(rule, Axiom):
+        return frozenset({rule.name})
+    if isinstance(rule, _Rewrite):
+        return rule.axioms
+    return frozenset()
 
 
 # ----------------------------------------------------------------- checking
@@ -282,11 +296,39 @@ def check_step(
 ) -> StepResult:
     """Check one step against the previous expression; never raises a ProofError."""
     theorems = theorems or {}
-    name, ctx, kind = derivation.name, derivation.context, _kind(derivation.statement)
+    name, kind = derivation.name, _kind(derivation.statement)
     try:
         rule = _resolve(step.rule, theorems, name, number)
     except UnknownRule as err:
-        return StepResult(number, step, str(step.rule), None, frozenset(), err)
+        return StepResult(number, step, err.rule, None, frozenset(), err)
+    try:
+        ctx = derivation.context
+        prev, step = _claim(kind, prev), replace(step, claim=_claim(kind, step.claim))
+        return _check_step(prev, step, number, derivation, rule, ctx, kind)
+    except Exception as err:  # a term the kernel cannot take apart is refused
+        if isinstance(err, ProofError):  # pragma: no cover - _check_step returns its errors
+            raise
+        kind_of = "" if isinstance(err, InvalidArgument) else f"{type(err).__name__}: "
+        message = f"  {kind_of}{err}"
+        error = IllFormed(message, theorem=name, step=number, rule=rule.name, got=step.claim)
+        return StepResult(number, step, rule.name, None, frozenset(), error)
+
+
+def _claim(kind: str, x: Any) -> Any:
+    """A claim as a term: an expression in a chain of equalities, a proposition in one of ⇔."""
+    if kind == "iff" and isinstance(x, bool):
+        return sympy.true if x else sympy.false
+    term = as_term(x)
+    if kind == "calc" and not isinstance(term, Expr):
+        raise InvalidArgument(f"a chain of equalities claims expressions, got {_show(term)}")
+    if kind == "iff" and not isinstance(term, Boolean):
+        raise InvalidArgument(f"a chain of equivalences claims equations, got {_show(term)}")
+    return term
+
+
+def _check_step(
+    prev: Any, step: Step, number: int, derivation: Derivation, rule: Any, ctx: Context, kind: str
+) -> StepResult:
     derived, used = rule.apply(prev, ctx)
     verdicts = [_equal(kind, derived, step.claim)]
     if verdicts[0] is not True:
@@ -296,9 +338,28 @@ def check_step(
         if True in verdicts[1:]:
             used = used | used_back
     if True in verdicts:
-        return StepResult(number, step, rule.name, derived, frozenset(used), None)
+        axioms = _axioms_of(rule)
+        return StepResult(number, step, rule.name, derived, frozenset(used), None, axioms)
     error = _rejection(prev, step, number, derivation, rule, derived, None in verdicts)
     return StepResult(number, step, rule.name, derived, frozenset(), error)
+
+
+#: Explanations of a refusal, filled from outside the kernel (``scaledattn.explain``):
+#: each ``hint(prev, claim, rule, ctx)`` names an assumption whose absence explains
+#: a refused step, or returns "". They run only after the verdict: they choose the
+#: class and text of the error (``MissingAssumption``), never whether a step passes.
+HINTS: list[Callable[[Any, Any, Any, Context], str]] = []
+
+
+def _explain(prev: Any, claim: Any, rule: Any, ctx: Context) -> str:
+    for hint in HINTS:
+        try:
+            text = hint(prev, claim, rule, ctx)
+        except Exception:  # an explanation that fails explains nothing
+            continue
+        if text:
+            return text
+    return ""
 
 
 def _rejection(
@@ -319,7 +380,7 @@ def _rejection(
         "got": step.claim,
         "context": ctx,
     }
-    missing = _missing_assumption(prev, step.claim, rule, ctx)
+    missing = _explain(prev, step.claim, rule, ctx)
     if missing:
         return MissingAssumption(
             f"  needs:      {missing}\n  in scope:   {ctx}\n"
@@ -338,68 +399,6 @@ def _rejection(
             **fields,
         )
     return StepMismatch(lines, **fields)
-
-
-class _AllIndependent(Independence):
-    """Hypothetical context used only to explain a rejection: everything independent."""
-
-    def block_key(self, atom: Expr) -> Any:
-        return (atom, None)
-
-
-SIGN_RULES = ("exclude_by_sign", "clear_denominator", "variance_const_mul")
-
-
-def _sign_relevant(name: str, prev: Any) -> set[Any]:
-    """The symbols whose sign a sign rule needs: denominators, or the unknown of a root."""
-    if name == "exclude_by_sign":
-        parts = prev.args if isinstance(prev, sympy.Or) else (prev,)
-        return {p.lhs for p in parts if isinstance(p, sympy.Equality)}
-    if name == "clear_denominator" and isinstance(prev, sympy.Equality):
-        return set(sympy.fraction(sympy.together(prev.lhs - prev.rhs))[1].free_symbols)
-    found: set[Any] = set()
-    for v in sympy.preorder_traversal(prev):
-        if isinstance(v, Var):
-            for f in sympy.Mul.make_args(v.args[0]):
-                if f.is_Pow and f.exp.is_negative:
-                    found |= f.base.free_symbols
-    return found
-
-
-def _missing_assumption(prev: Any, claim: Any, rule: Any, ctx: Context) -> str:
-    """Name the assumption whose absence explains a failed step, if one does."""
-    name = getattr(rule, "name", "")
-    if name == "expectation_mul_of_indep":
-        hypothetical = Context((*ctx.assumptions, _AllIndependent()))
-        derived, _ = rule.apply(prev, hypothetical)
-        if _equal("calc", derived, claim) is True:
-            pairs = sorted(
-                {
-                    _show(e.args[0])
-                    for e in sympy.preorder_traversal(rebuild(prev))
-                    if isinstance(e, E)
-                }
-            )
-            return "an independence assumption covering the factors of " + ", ".join(
-                f"E[{p}]" for p in pairs if "*" in p
-            )
-    unchanged = _equal("calc" if isinstance(prev, Expr) else "iff", rule.apply(prev, ctx)[0], prev)
-    if name in SIGN_RULES and unchanged:
-        declared = {p.symbol for p in ctx.positives()}
-        lacking = sorted(
-            str(s)
-            for s in _sign_relevant(name, rebuild(prev))
-            if type(s) is sympy.Symbol and s.is_positive is not True and s not in declared
-        )
-        if lacking:
-            return ", ".join(f"{s} > 0" for s in lacking)
-    if name == "substitute_moment" and unchanged:
-        return "a declared moment for the term(s) the claim replaces (none declared fits)"
-    if getattr(rule, "theorem", None) is not None:
-        lacking_t = [str(a) for a in rule.theorem.used if not ctx.entails(a)]
-        if lacking_t:
-            return ", ".join(lacking_t) + f" (assumptions of {rule.theorem.name})"
-    return ""
 
 
 @dataclass(frozen=True)
@@ -439,11 +438,18 @@ def audit(derivation: Derivation, theorems: Mapping[str, Theorem] | None = None)
             prev = step.claim
         statement_error: ProofError | None = None
         kind = _kind(derivation.statement)
-        if not derivation.steps:
+        try:
+            prev, rhs = _claim(kind, prev), _claim(kind, derivation.statement.rhs)
+        except InvalidArgument as err:
+            prev = rhs = None
+            statement_error = IllFormed(f"  {err}", theorem=derivation.name)
+        if statement_error is not None:
+            pass
+        elif not derivation.steps:
             statement_error = StatementMismatch(
                 "  a derivation needs at least one step", theorem=derivation.name
             )
-        elif _equal(kind, prev, derivation.statement.rhs) is not True:
+        elif _equal(kind, prev, rhs) is not True:
             statement_error = StatementMismatch(
                 f"  the chain ends at   {_show(prev)}\n"
                 f"  the statement says  {_show(derivation.statement.rhs)}",
@@ -455,7 +461,11 @@ def audit(derivation: Derivation, theorems: Mapping[str, Theorem] | None = None)
     theorem = None
     if statement_error is None and all(r.ok for r in results):
         used: frozenset[Assumption] = frozenset().union(*(r.used for r in results))
-        theorem = Theorem(derivation.name, derivation.statement, used, derivation, _TOKEN)
+        axioms: frozenset[str] = frozenset().union(*(r.axioms for r in results))
+        theorem = Theorem(
+            derivation.name, derivation.statement, used, derivation, _TOKEN, axioms=axioms
+        )
+        _ISSUED[id(theorem)] = theorem
     return Audit(derivation, tuple(results), statement_error, theorem)
 
 

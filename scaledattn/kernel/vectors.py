@@ -38,13 +38,15 @@ from sympy.core.symbol import Str
 
 from scaledattn.errors import InvalidArgument
 from scaledattn.kernel.assumptions import Assumption
+from scaledattn.kernel.binders import Binder, subst
 from scaledattn.kernel.expr import (
-    SUMS,
     IndexSum,
     OpaqueTerm,
     _check_dim,
     _check_index,
+    as_term,
     fresh_index,
+    is_random,
     rebuild,
 )
 
@@ -104,9 +106,6 @@ class Entry(OpaqueTerm):
         """The vector's dimension."""
         return self.args[2]
 
-    def _sympystr(self, printer: Any) -> str:
-        return f"{self.vector}_{printer._print(self.index)}"
-
 
 class Softmax(OpaqueTerm):
     """The i-th softmax weight pᵢ = e^{sᵢ} / Σⱼ e^{sⱼ} of the score vector s (positive)."""
@@ -139,9 +138,6 @@ class Softmax(OpaqueTerm):
         """The name it is shown with (p)."""
         return str(self.args[3].name)
 
-    def _sympystr(self, printer: Any) -> str:
-        return f"{self.shown}_{printer._print(self.index)}"
-
 
 class RealVector:
     """A vector s = (s₁, …, sₙ) of real variables; ``s[i]`` is an Entry."""
@@ -152,9 +148,6 @@ class RealVector:
 
     def __getitem__(self, i: Any) -> Entry:
         return Entry(self.name, i, self.dim)
-
-    def __repr__(self) -> str:
-        return self.name
 
 
 class SoftmaxVector:
@@ -168,21 +161,24 @@ class SoftmaxVector:
     def __getitem__(self, i: Any) -> Softmax:
         return Softmax(self.scores.name, i, self.scores.dim, self.name)
 
-    def __repr__(self) -> str:
-        return f"{self.name} = softmax({self.scores.name})"
-
 
 class Deriv(OpaqueTerm):
-    """The partial derivative ∂f/∂x of f with respect to one entry x = sₘ, kept unevaluated."""
+    """The partial derivative ∂f/∂x of f with respect to one entry x = sₘ, kept unevaluated.
+
+    It is real when f is.
+    """
 
     is_commutative = True
-    is_real = True
 
     def __new__(cls, f: Any, x: Any) -> Deriv:
         if not isinstance(x, Entry):
             raise InvalidArgument(f"a derivative is taken with respect to an entry, got {x!r}")
-        obj: Deriv = Expr.__new__(cls, sympy.sympify(f), x)
+        obj: Deriv = Expr.__new__(cls, as_term(f), x)
         return obj
+
+    def _eval_is_real(self) -> bool | None:
+        real: bool | None = self.args[0].is_real
+        return real
 
     @property
     def variable(self) -> Entry:
@@ -190,35 +186,28 @@ class Deriv(OpaqueTerm):
         x: Entry = self.args[1]
         return x
 
-    def _sympystr(self, printer: Any) -> str:
-        return f"∂({printer._print(self.args[0])})/∂{printer._print(self.args[1])}"
 
+class Lim(Binder, OpaqueTerm):
+    """The limit of f as the real parameter λ tends to +∞, kept unevaluated.
 
-class Lim(OpaqueTerm):
-    """The limit of f as the real parameter λ tends to +∞, kept unevaluated."""
+    A limit binds λ in f, like a sum binds its index.
+    """
 
     is_commutative = True
+    is_limit = True
 
     def __new__(cls, f: Any, variable: Any) -> Lim:
         if not (isinstance(variable, Symbol) and variable.is_real):
             raise InvalidArgument(f"a limit is taken over a real symbol, got {variable!r}")
-        obj: Lim = Expr.__new__(cls, sympy.sympify(f), variable)
-        return obj
+        obj = Expr.__new__(cls, as_term(f), variable)
+        made: Lim = obj.unshadowed()
+        return made
 
     @property
     def variable(self) -> Symbol:
         """The parameter that tends to +∞."""
         lam: Symbol = self.args[1]
         return lam
-
-    @property
-    def free_symbols(self) -> set[Symbol]:
-        """Free symbols of the body, less the limit variable."""
-        inner: set[Symbol] = self.args[0].free_symbols
-        return inner - {self.variable}
-
-    def _sympystr(self, printer: Any) -> str:
-        return f"lim[{printer._print(self.variable)}→∞]({printer._print(self.args[0])})"
 
 
 # --------------------------------------------------------------------- assumptions
@@ -244,7 +233,11 @@ class Entries(Assumption):
         if not isinstance(vector, RealVector):
             raise InvalidArgument(f"Entries defines a RealVector, got {vector!r}")
         j = _index_symbol(j)
-        body = rebuild(sympy.sympify(body))
+        body = rebuild(as_term(body))
+        if is_random(body):
+            raise InvalidArgument(
+                f"the entries of {vector.name} are real numbers, not random: {sympy.sstr(body)}"
+            )
         nodes = sympy.preorder_traversal(body)
         if any(isinstance(a, Entry) and a.vector == vector.name for a in nodes):
             raise InvalidArgument(f"the entries of {vector.name} cannot be defined by themselves")
@@ -254,17 +247,18 @@ class Entries(Assumption):
         object.__setattr__(self, "index", j)
         object.__setattr__(self, "label", label)
 
-    def at(self, i: Expr) -> Expr | None:
-        """The body at index i, or None when i is bound inside the body (capture)."""
-        names = {i, self.index}
-        nodes = sympy.preorder_traversal(self.body)
-        if any(isinstance(s, SUMS) and names & set(s.indices) for s in nodes):
-            return None
-        return self.body.xreplace({self.index: i})
+    def at(self, i: Expr) -> Expr:
+        """The body at index i (a capture-avoiding substitution)."""
+        return subst(self.body, {self.index: i})
 
-    def __str__(self) -> str:
-        text = f"{self.name}_{self.index} = {sympy.sstr(self.body)} for every {self.index}"
-        return f"{text} ({self.label})" if self.label else text
+    def constrains(self) -> set[Symbol]:
+        """None: a definition holds whatever its symbols' values (see ``parameters``)."""
+        return set()
+
+    def parameters(self) -> set[Symbol]:
+        """The symbols the body mentions besides its own index (w and λ in sⱼ + λδⱼw)."""
+        mentioned: set[Symbol] = self.body.free_symbols
+        return mentioned - {self.index}
 
 
 def OneHot(y: RealVector, t: Any) -> Entries:  # noqa: N802 - reads as a predicate
@@ -299,7 +293,7 @@ def _same_dimension(r: RealVector, s: RealVector) -> None:
 
 def _dummy_index(*around: Any) -> Symbol:
     """The definition's index: named after none of the symbols it is defined with."""
-    return fresh_index(set().union(*(sympy.sympify(x).free_symbols for x in around)))
+    return fresh_index(set().union(*(as_term(x).free_symbols for x in around)))
 
 
 @dataclass(frozen=True)
@@ -313,8 +307,10 @@ class IndexRange(Assumption):
         object.__setattr__(self, "index", _index_symbol(m))
         object.__setattr__(self, "upper", _check_dim(n))
 
-    def __str__(self) -> str:
-        return f"{self.index} ∈ 1..{self.upper}"
+    def constrains(self) -> set[Symbol]:
+        """The index and the symbols of its bound."""
+        upper: set[Symbol] = self.upper.free_symbols
+        return {self.index} | upper
 
 
 @dataclass(frozen=True)
@@ -329,9 +325,9 @@ class Distinct(Assumption):
             raise InvalidArgument("Distinct needs two different index symbols")
         object.__setattr__(self, "pair", frozenset((t, w)))
 
-    def __str__(self) -> str:
-        a, b = sorted(self.pair, key=str)
-        return f"{a} ≠ {b}"
+    def constrains(self) -> set[Symbol]:
+        """The two indices."""
+        return set(self.pair)
 
 
 # ------------------------------------------------------------------------ helpers

@@ -216,3 +216,55 @@ def assumption_text(assumption: Any) -> str:
             text += " for every " + ", ".join(str(i) for i in assumption.indices)
         return text
     return str(assumption)
+
+
+def modulo_axioms(names: frozenset[str]) -> str:
+    """The phrase that marks a theorem resting on unchecked axioms."""
+    if not names:
+        return ""
+    word = "axiom" if len(names) == 1 else "axioms"
+    return f"verified modulo {word} {', '.join(sorted(names))}"
+
+
+_SIGNS = (
+    ("positive", "> 0"),
+    ("negative", "< 0"),
+    ("nonnegative", "≥ 0"),
+    ("nonpositive", "≤ 0"),
+    ("zero", "= 0"),
+    ("nonzero", "≠ 0"),
+)
+
+
+def carried_assumptions(derivation: Any) -> tuple[str, ...]:
+    """The sign facts carried by the symbols of a derivation, not declared as assumptions.
+
+    ``Symbol("sigma", positive=True)`` makes σ > 0 an assumption of every step that uses
+    it; it is listed here so that every rendering shows it beside the declared ones.
+    Index and dimension symbols are positive integers by their type and are not listed.
+    """
+    found: set[sympy.Symbol] = set()
+    parts = [derivation.statement.lhs, derivation.statement.rhs]
+    parts += [s.claim for s in derivation.steps]
+    for part in parts:
+        found |= {
+            x
+            for x in getattr(part, "free_symbols", set())
+            if isinstance(x, sympy.Symbol) and x.is_integer is not True
+        }
+    facts = []
+    for x in sorted(found, key=str):
+        for key, text in _SIGNS:
+            if x.assumptions0.get(key) is True:
+                facts.append(f"{x} {text}")
+                break
+    return tuple(facts)
+
+
+def assumption_lines(derivation: Any) -> list[str]:
+    """Every assumption of a derivation in Unicode, declared or carried by a symbol.
+
+    The declared ones first, then ``σ > 0 (carried by the symbol)``.
+    """
+    lines = [assumption_text(a) for a in derivation.assumptions]
+    return lines + [f"{fact} (carried by the symbol)" for fact in carried_assumptions(derivation)]

@@ -6,7 +6,12 @@ import json
 from typing import Any
 
 from scaledattn.kernel import Audit
-from scaledattn.render.display import statement_parts, sympy_string
+from scaledattn.render.display import (
+    carried_assumptions,
+    modulo_axioms,
+    statement_parts,
+    sympy_string,
+)
 from scaledattn.render.latex import statement_tex, tex
 
 
@@ -23,6 +28,9 @@ def audit_json(audit: Audit) -> dict[str, Any]:
         "verified": audit.verified,
         "assumptions": [str(a) for a in d.assumptions],
         "assumptions_used": [str(a) for a in d.assumptions if a in used],
+        "carried_by_symbols": list(carried_assumptions(d)),
+        "axioms": sorted(audit.theorem.axioms) if audit.theorem is not None else [],
+        "verified_modulo": modulo_axioms(audit.theorem.axioms) if audit.theorem else "",
         "start": sympy_string(d.start),
         "steps": [
             {

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from scaledattn.kernel import Audit
-from scaledattn.render.display import abbreviations
+from scaledattn.render.display import abbreviations, carried_assumptions
 from scaledattn.render.latex import audit_latex, statement_tex, tex
 from scaledattn.render.text import verdict_line
 
@@ -13,7 +13,9 @@ def audit_markdown(audit: Audit, heading: str = "###") -> str:
     d = audit.derivation
     out = [f"{heading} `{d.name}`" + (f": {d.title}" if d.title else ""), ""]
     out += ["$$", statement_tex(audit), "$$", ""]
-    out.append("**Assuming:** " + (", ".join(f"`{a}`" for a in d.assumptions) or "nothing"))
+    declared = [f"`{a}`" for a in d.assumptions]
+    declared += [f"`{fact}` (carried by the symbol)" for fact in carried_assumptions(d)]
+    out.append("**Assuming:** " + (", ".join(declared) or "nothing"))
     names = abbreviations([d.statement.lhs, d.statement.rhs, *(s.claim for s in d.steps)])
     if names:
         out += ["", "**Where:** " + ", ".join(f"${tex(a)} = {tex(a.inner)}$" for a in names)]

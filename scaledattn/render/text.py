@@ -10,9 +10,12 @@ from scaledattn.errors import ProofError
 from scaledattn.kernel import Audit
 from scaledattn.render.display import (
     abbreviations,
+    assumption_lines,
     assumption_text,
+    carried_assumptions,
     flatten,
     kind_of,
+    modulo_axioms,
     statement_parts,
     sympy_string,
 )
@@ -82,9 +85,9 @@ def audit_text(audit: Audit) -> str:
     lhs, relation, rhs = statement_parts(d.statement)
     out = [f"Theorem {d.name}" + (f" — {d.title}" if d.title else "")]
     out += ["    " + line for line in _statement_lines(lhs, relation, rhs)]
-    if d.assumptions:
+    if assumption_lines(d):
         out.append("Assuming:")
-        out += [f"  • {assumption_text(a)}" for a in d.assumptions]
+        out += [f"  • {line}" for line in assumption_lines(d)]
     else:
         out.append("Assuming: nothing")
     names = abbreviations([d.statement.lhs, d.statement.rhs, *(st.claim for st in d.steps)])
@@ -135,6 +138,11 @@ def verdict_line(audit: Audit) -> str:
         unused = audit.theorem.unused
         if unused:
             line += "; declared but unused: " + "; ".join(assumption_text(a) for a in unused)
+        carried = carried_assumptions(d)
+        if carried:
+            line += "; carried by its symbols: " + "; ".join(carried)
+        if audit.theorem.axioms:
+            line += f"; {modulo_axioms(audit.theorem.axioms)}, which the kernel did not check"
         return line
     first = audit.errors[0]
     where = f"step {first.step}" if first.step else "statement"

@@ -13,7 +13,7 @@ from sympy import KroneckerDelta
 from scaledattn.cli import main
 from scaledattn.cli.theorems import METHODS
 from scaledattn.derive import calc
-from scaledattn.kernel import Deriv, Rule
+from scaledattn.kernel import Deriv, Rule, axiom
 from scaledattn.registry import TheoremModule, theorem_modules
 from tests.numeric.test_evidence import WRONG
 
@@ -97,10 +97,12 @@ def test_check_fails_when_numbers_refute_a_softmax_step_the_kernel_accepted(
 ) -> None:
     p, s, i, m = grad.p, grad.s, grad.i, grad.m
     plus = p[i] * KroneckerDelta(i, m) + p[i] * p[m]
-    rule = Rule(
-        "jacobian_plus",
-        "false",
-        lambda e, c, env: (plus, frozenset()) if isinstance(e, Deriv) else None,
+    rule = axiom(
+        Rule(
+            "jacobian_plus",
+            "false",
+            lambda e, c, env: (plus, frozenset()) if isinstance(e, Deriv) else None,
+        )
     )
     wrong = (
         calc("wrong_jacobian", Deriv(p[i], s[m]), plus, assuming=grad.softmax_gradient.assumptions)

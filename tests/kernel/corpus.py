@@ -25,11 +25,12 @@ from scaledattn.proofs import saturation_limits as sat
 from scaledattn.proofs import shift_invariance as shift
 from scaledattn.proofs import softmax_gradient as grad
 from scaledattn.proofs import unique_scale as uniq
-from sympy import Eq, KroneckerDelta, Or, S, Symbol, exp, log, sqrt
+from sympy import Abs, Eq, KroneckerDelta, Or, S, Symbol, exp, log, sqrt
 
 from scaledattn.derive import calc, equivalence
 from scaledattn.errors import (
     CannotDecide,
+    IllFormed,
     MissingAssumption,
     ProofError,
     StatementMismatch,
@@ -45,6 +46,7 @@ from scaledattn.kernel import (
     Distinct,
     Dot,
     E,
+    Entries,
     Equation,
     Equivalence,
     Independent,
@@ -55,33 +57,39 @@ from scaledattn.kernel import (
     Lead,
     Lim,
     Mean,
+    Moment,
     OneHot,
     Positive,
     RandomVector,
     RealVector,
+    Rule,
     Std,
     Step,
     UnitVariance,
     Var,
     Variance,
     ZeroMean,
+    axiom,
+    check,
     dimension,
     index,
     random_variables,
 )
 from scaledattn.kernel import calculus as C
 from scaledattn.kernel import rules as R
+from scaledattn.kernel.assumptions import Independence
 from scaledattn.registry import find_derivation
 
 X, Y, Z = random_variables("X Y Z")
 d = dimension("d_k")
 q, k = RandomVector("q", d), RandomVector("k", d)
 q3, k3 = RandomVector("q", 3), RandomVector("k", 3)
-i, j, m, t, w = (index(x) for x in "ijmtw")
+i, j, m, t, w, ell = (index(x) for x in "ijmtwl")
 a, c = Symbol("a", real=True), Symbol("c", real=True)
 mu_q, mu_k = Symbol("mu_q", real=True), Symbol("mu_k", real=True)
 sigma = Symbol("sigma", positive=True)
-n, N = dimension("n"), dimension("N")
+n, N, M = dimension("n"), dimension("N"), dimension("m")
+zc = Symbol("z")  # no assumptions: a complex constant
 lam = Symbol("lambda", real=True)
 s, y, r = RealVector("s", n), RealVector("y", n), RealVector("r", n)
 delta = KroneckerDelta
@@ -160,6 +168,46 @@ def _scale_chain(name: str, claim_roots: Any, claim: Any) -> Derivation:
         .iff(Eq(d - c**2, 0), by=R.clear_denominator)
         .iff(claim_roots, by=R.square_roots)
         .iff(claim, by=R.exclude_by_sign)
+        .qed()
+    )
+
+
+def _forget_mean(e: Any, ctx: Any, scope: Any) -> Any:
+    return (E(e.args[0] ** 2), frozenset()) if isinstance(e, Var) else None
+
+
+class _SaysPositive(Symbol):
+    """A user's Symbol subclass that declares itself positive, silently."""
+
+    is_positive = True
+    is_real = True
+
+
+SAYS_POSITIVE = _SaysPositive("sigma")
+
+
+class _EveryAtomAlone(Independence):
+    """An independence family of one's own: every atom in a block of its own."""
+
+    def block_key(self, atom: Any) -> Any:
+        return (object(), None)
+
+
+def _forged_theorem() -> Any:
+    """E[X] = E[X], checked, then copied with the statement E[X] = 0."""
+    proved = check(calc("reflexive", E(X), E(X)).eq(E(X), by=R.ring).qed())
+    return replace(proved, statement=Equation(E(X), S.Zero))
+
+
+#: A rule that is not a law and not registered (Var(Z) = E[Z²] forgets −E[Z]²).
+FORGET_MEAN = Rule("forget_mean", "Var(Z) = E[Z²] (false)", _forget_mean)
+
+
+def _lemma_about_t() -> Derivation:
+    """E[X·t] = 1 for the free t, proved from the declared moment."""
+    return (
+        calc("lemma_about_t", E(X * t), 1, assuming=[Moment(E(X * t), 1)])
+        .eq(1, by=R.substitute_moment)
         .qed()
     )
 
@@ -890,7 +938,197 @@ WRONG: list[Wrong] = [
         1,
         StepMismatch,
     ),
+    # ------------------------------------- the binder discipline (issue 12, kernel half)
+    # Each was accepted (or crashed the kernel) before scaledattn/kernel/binders.py;
+    # the numbers in the name show it false.
+    Wrong(
+        "shadowing: Σᵢ₌₁ⁿ Σᵢ₌₁ᵐ i = Σᵢ₌₁ᵐ Σᵢ₌₁ⁿ i (n = 2, m = 1: 2 vs 3)",
+        None,
+        lambda: one(R.ring, IndexSum(IndexSum(i, i, M), i, n), IndexSum(IndexSum(i, i, n), i, M)),
+        1,
+        StepMismatch,
+    ),
+    Wrong(
+        "capture: Σᵢ i · Σⱼ i = Σᵢ Σⱼ i·i with the second i free (n = 1, i = 2: 2 vs 1)",
+        None,
+        lambda: one(
+            R.sum_mul_sum,
+            IndexSum(i, i, n) * IndexSum(i, j, n),
+            IndexSum(IndexSum(i * i, j, n), i, n),
+        ),
+        1,
+        StepMismatch,
+    ),
+    Wrong(
+        "a limit binds: δ_ab·b·lim_b eᵃ/(eᵃ + eᵇ) rewritten b ↦ a inside (0 vs 1/2)",
+        None,
+        lambda: one(
+            C.delta_eq,
+            delta(a, c) * c * Lim(exp(a) / (exp(a) + exp(c)), c),
+            delta(a, c) * a * Lim(S.Half, a),
+        ),
+        1,
+        CannotDecide,
+    ),
+    Wrong(
+        "a Python int as the claim E[X] = 5 (the kernel crashed with AttributeError)",
+        None,
+        lambda: one(R.ring, E(X), 5),
+        1,
+        StepMismatch,
+    ),
+    Wrong(
+        "a float as a claim is not a term: E[X] = 0.5",
+        None,
+        lambda: one(R.ring, E(X), 0.5),
+        1,
+        IllFormed,
+    ),
+    Wrong(
+        "a string as a claim is never parsed: E[X] = 'E(X)'",
+        None,
+        lambda: one(R.ring, E(X), "E(X)"),
+        1,
+        IllFormed,
+    ),
+    Wrong(
+        "Fubini over a dependent bound: Σᵢ₌₁ⁿ Σⱼ₌₁ⁱ 1 = Σⱼ₌₁ⁱ Σᵢ₌₁ⁿ 1 (n = 2, i = 1: 3 vs 2)",
+        None,
+        lambda: one(R.ring, IndexSum(IndexSum(1, j, i), i, n), IndexSum(IndexSum(1, i, n), j, i)),
+        1,
+        StepMismatch,
+    ),
+    Wrong(
+        "the triangle the other way: Σᵢ Σ_{j≤i} i = Σⱼ Σ_{i≤j} i (n = 2: 5 vs 4)",
+        None,
+        lambda: one(R.ring, IndexSum(IndexSum(i, j, i), i, n), IndexSum(IndexSum(i, i, j), j, n)),
+        1,
+        StepMismatch,
+    ),
+    Wrong(
+        "a bound's own index: Σ_{i=1}^{i} i = i·i (i = 2: 3 vs 4)",
+        None,
+        lambda: one(R.count_terms, IndexSum(i, i, i), i * i),
+        1,
+        StepMismatch,
+    ),
+    Wrong(
+        "a moment about the free t used under Σₜ: Σₜ E[Xt] = n from E[Xt] = 1 (t₀ = 1, n = 2: 3)",
+        None,
+        lambda: one(
+            R.substitute_moment,
+            IndexSum(E(X * t), t, n),
+            IndexSum(S.One, t, n),
+            [Moment(E(X * t), 1)],
+        ),
+        1,
+        MissingAssumption,
+    ),
+    Wrong(
+        "a moment about the free c used under lim_c: lim E[Xc] = 1 (E[X] = 1: lim c = ∞)",
+        None,
+        lambda: one(R.substitute_moment, Lim(E(X * c), c), Lim(S.One, c), [Moment(E(X * c), 1)]),
+        1,
+        MissingAssumption,
+    ),
+    Wrong(
+        "a range of the free m used under lim_m: lim_m Σⱼ₌₁ⁿ δⱼₘ = 1 (it is 0 once m > n)",
+        None,
+        lambda: (
+            calc("corpus", Lim(IndexSum(delta(j, m), j, n), m), 1, assuming=[IndexRange(m, n)])
+            .eq(Lim(S.One, m), by=C.sum_delta)
+            .eq(1, by=C.limit_at_infinity)
+            .qed()
+        ),
+        1,
+        StepMismatch,
+    ),
+    Wrong(
+        "E declares itself real: √(E[z]²) = |E[z]| for a complex z (z = i: i vs 1)",
+        None,
+        lambda: one(R.ring, sqrt(E(zc) ** 2), Abs(E(zc))),
+        1,
+        CannotDecide,
+    ),
+    Wrong(
+        "a rule of one's own, not registered, forgets −E[X]²: Var(X) = E[X²] (X = 1: 0 vs 1)",
+        None,
+        lambda: one(FORGET_MEAN, Var(X), E(X**2)),
+        1,
+        UnknownRule,
+    ),
+    Wrong(
+        "a rule of one's own under a registered name: 'ring' that forgets −E[X]²",
+        None,
+        lambda: one(Rule("ring", "ring", FORGET_MEAN.local), Var(X), E(X**2)),
+        1,
+        UnknownRule,
+    ),
+    Wrong(
+        "a lemma from a moment about the free t used under Σₜ: Σₜ E[Xt] = n",
+        None,
+        lambda: one(_lemma_about_t(), IndexSum(E(X * t), t, n), n, [Moment(E(X * t), 1)]),
+        1,
+        StepMismatch,
+    ),
+    Wrong(
+        "Σⱼ δⱼₘ Σₘ sₘsⱼ sifted with capture: Σₘ sₘsₘ (the inner m is another m)",
+        None,
+        lambda: one(
+            C.sum_delta,
+            IndexSum(delta(j, m) * IndexSum(s[m] * s[j], m, n), j, n),
+            IndexSum(s[m] * s[m], m, n),
+            [IndexRange(m, n)],
+        ),
+        1,
+        StepMismatch,
+    ),
+    Wrong(
+        "a definition read with capture: r_j = s_j + Σᵢ sᵢsⱼ read at i as s_i + Σᵢ sᵢ²",
+        None,
+        lambda: one(
+            C.entries_def,
+            r[i],
+            s[i] + IndexSum(s[i] ** 2, i, n),
+            [Entries(r, s[j] + IndexSum(s[i] * s[j], i, n), j)],
+        ),
+        1,
+        StepMismatch,
+    ),
+    Wrong(
+        "a user's class that declares itself positive: √(σ²) = σ 'assuming nothing' (σ = −1)",
+        None,
+        lambda: one(R.ring, sqrt(SAYS_POSITIVE**2), SAYS_POSITIVE),
+        1,
+        IllFormed,
+    ),
+    Wrong(
+        "a proved theorem copied with another statement: E[X] = 0 from E[X] = E[X]",
+        None,
+        lambda: one(_forged_theorem(), E(X) + 1, S.One),
+        1,
+        UnknownRule,
+    ),
+    Wrong(
+        "an independence family of one's own, every atom its own block: E[XY] = E[X]E[Y]",
+        None,
+        lambda: one(R.expectation_mul_of_indep, E(X * Y), E(X) * E(Y), [_EveryAtomAlone()]),
+        1,
+        IllFormed,
+    ),
+    Wrong(
+        "split_diagonal on a triangle: Σᵢ Σ_{j≤i} sᵢsⱼ = Σᵢ sᵢ² + Σ_{i≠j} sᵢsⱼ",
+        None,
+        lambda: one(
+            R.split_diagonal,
+            IndexSum(IndexSum(s[i] * s[j], j, i), i, n),
+            IndexSum(s[i] ** 2, i, n) + CrossSum(s[i] * s[j], i, j, n),
+        ),
+        1,
+        StepMismatch,
+    ),
 ]
+
 
 # ------------------------------------------------------------------- right ones
 
@@ -1013,6 +1251,59 @@ RIGHT: list[Right] = [
         "the positive root kept once c > 0 is declared",
         lambda: one(
             R.exclude_by_sign, Or(Eq(c, sqrt(d)), Eq(c, -sqrt(d))), Eq(c, sqrt(d)), [Positive(c)]
+        ),
+    ),
+    Right(
+        "shadowing renamed: Σᵢ Σᵢ i is Σⱼ Σₖ k",
+        lambda: one(
+            R.ring, IndexSum(IndexSum(i, i, M), i, n), IndexSum(IndexSum(ell, ell, M), j, n)
+        ),
+    ),
+    Right(
+        "a product of sums with the free i kept free: Σᵢ i · Σⱼ i = Σₖ Σⱼ k·i",
+        lambda: one(
+            R.sum_mul_sum,
+            IndexSum(i, i, n) * IndexSum(i, j, n),
+            IndexSum(IndexSum(ell * i, j, n), ell, n),
+        ),
+    ),
+    Right(
+        "δ_ab·b·lim_b f(a, b) = δ_ab·a·lim_b f(a, b): the limit's b is not the delta's",
+        lambda: one(
+            C.delta_eq,
+            delta(a, c) * c * Lim(exp(a) / (exp(a) + exp(c)), c),
+            delta(a, c) * a * Lim(exp(a) / (exp(a) + exp(c)), c),
+        ),
+    ),
+    Right(
+        "sums with independent bounds commute around a dependent one",
+        lambda: one(
+            R.ring,
+            IndexSum(IndexSum(IndexSum(i * ell, ell, M), j, i), i, n),
+            IndexSum(IndexSum(IndexSum(i * ell, j, i), i, n), ell, M),
+        ),
+    ),
+    Right(
+        "a dependent inner bound unrolled: Σᵢ₌₁² Σⱼ₌₁ⁱ sⱼ = Σⱼ₌₁¹ sⱼ + Σⱼ₌₁² sⱼ",
+        lambda: one(
+            R.sum_unroll,
+            IndexSum(IndexSum(s[j], j, i), i, 2),
+            IndexSum(s[j], j, 1) + IndexSum(s[j], j, 2),
+        ),
+    ),
+    Right(
+        "a definition with a bound index read at that index, renamed",
+        lambda: one(
+            C.entries_def,
+            r[i],
+            s[i] + IndexSum(s[ell] * s[i], ell, n),
+            [Entries(r, s[j] + IndexSum(s[i] * s[j], i, n), j)],
+        ),
+    ),
+    Right(
+        "an axiom is accepted, marked on its theorem: Var(X) = E[X²] − E[X]² assumed",
+        lambda: one(
+            axiom("variance_assumed", Var(X), E(X**2) - E(X) ** 2), Var(X), E(X**2) - E(X) ** 2
         ),
     ),
 ]

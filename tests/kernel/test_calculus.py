@@ -46,6 +46,7 @@ from scaledattn.kernel.calculus import (
 )
 from scaledattn.kernel.rules import RULES, count_terms
 from scaledattn.kernel.vectors import positive
+from scaledattn.rulebook import RULEBOOK
 
 n, N = dimension("n"), dimension("N")
 i, j, k, m, t, w = (index(x) for x in "ijkmtw")
@@ -92,8 +93,8 @@ def test_the_new_rules_are_in_the_one_rule_table() -> None:
         limit_at_infinity,
     ):
         assert RULES[rule.name] is rule
-        assert rule.fails
-        assert rule.figure
+        assert RULEBOOK[rule.name].fails
+        assert RULEBOOK[rule.name].figure
 
 
 # ------------------------------------------------------------------ softmax_def
@@ -470,10 +471,12 @@ def test_exp_of_delta_does_not_split_a_delta_whose_index_a_sum_binds() -> None:
     rejection(exp(arg), off + (on - off) * delta(j, w), exp_of_delta)
 
 
-def test_entries_def_refuses_a_definition_that_binds_the_index_it_is_read_at() -> None:
-    declared = (Entries(r, s[j] + IndexSum(s[i], i, n), j),)
-    rejection(r[i], s[i] + IndexSum(s[k], k, n), entries_def, declared)
-    assert accepted(r[m], s[m] + IndexSum(s[i], i, n), entries_def, declared)
+def test_entries_def_reads_a_definition_binding_the_index_it_is_read_at_without_capture() -> None:
+    # r_j = s_j + Σ_i s_i s_j read at i: the definition's bound i is renamed, not captured.
+    declared = (Entries(r, s[j] + IndexSum(s[i] * s[j], i, n), j),)
+    assert accepted(r[i], s[i] + IndexSum(s[k] * s[i], k, n), entries_def, declared)
+    rejection(r[i], s[i] + IndexSum(s[i] ** 2, i, n), entries_def, declared)
+    assert accepted(r[m], s[m] + IndexSum(s[i] * s[m], i, n), entries_def, declared)
 
 
 def test_limit_at_infinity_keeps_the_constant_part_of_an_exponent() -> None:

@@ -719,8 +719,9 @@ def test_one_local_rewrite_is_one_instance_of_the_rules_law(
     # The kernel iterates a rule to a fixpoint; a single rewrite must already be the law
     # (an iteration that flips back and forth could otherwise end where it started).
     from scaledattn.kernel import Context, same
+    from scaledattn.kernel.binders import Scope
 
-    result = rule.local(before, Context(), R.Env())
+    result = rule.local(before, Context(), Scope())
     assert result is not None
     assert same(result[0], after) is True
 

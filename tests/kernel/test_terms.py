@@ -69,8 +69,8 @@ def test_nested_sums_are_the_same_in_any_order_and_five_deep_still_normalise() -
 
 
 def test_a_point_where_the_difference_is_undefined_is_skipped_not_taken_as_a_verdict() -> None:
+    from scaledattn.explain import _sample_points
     from scaledattn.kernel import E, RandomVariable, same
-    from scaledattn.kernel.expr import _sample_points
 
     x = RandomVariable("X")
     first = next(iter(_sample_points()))(0)  # E[X] takes this value at the first point

@@ -22,12 +22,14 @@ from sympy import KroneckerDelta, S, Symbol
 
 from scaledattn.derive import audit_of, calc
 from scaledattn.kernel import (
+    Axiom,
     Deriv,
     Derivation,
     Equation,
     Lim,
     Rule,
     ZeroMean,
+    axiom,
     random_variables,
 )
 from scaledattn.numeric.calculus import CalculusEvaluator
@@ -40,14 +42,14 @@ SOFTMAX = [(m, d) for m in MODULES for d in m.derivations if d.name in m.evidenc
 delta = KroneckerDelta
 
 
-def fake(name: str, rewrite: Any) -> Rule:
-    """A rule that is not a law: the kernel applies it, so it accepts what it gives."""
+def fake(name: str, rewrite: Any) -> Axiom:
+    """A rule that is not a law, declared an axiom: the kernel accepts what it gives."""
 
     def local(e: Any, ctx: Any, env: Any) -> Any:
         out = rewrite(e)
         return None if out is None else (out, frozenset())
 
-    return Rule(name, f"{name} (false)", local)
+    return axiom(Rule(name, f"{name} (false)", local))
 
 
 def refuted_steps(d: Derivation, settings_: Any) -> list[set[tuple[int, str]]]:

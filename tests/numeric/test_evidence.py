@@ -17,6 +17,7 @@ from scaledattn.kernel import (
     Rule,
     Var,
     ZeroMean,
+    axiom,
     dimension,
     random_variables,
 )
@@ -59,15 +60,15 @@ def test_default_settings_make_undeclared_pairs_dependent() -> None:
     assert isinstance(setting["Y"], str)
 
 
-# A rule that is not a law: Var(Z) = E[Z²] (it forgets −E[Z]²). The kernel applies
-# whatever rule it is given, so it accepts the step; the numbers must not.
+# A rule that is not a law: Var(Z) = E[Z²] (it forgets −E[Z]²). Declared an axiom, the
+# kernel accepts the step unchecked; the numbers must not.
 def _forget_mean(e: Any, ctx: Any, env: Any) -> Any:
     if isinstance(e, Var):
         return E(e.args[0] ** 2), frozenset()
     return None
 
 
-UNSOUND = Rule("variance_is_second_moment", "Var(Z) = E[Z²] (false)", _forget_mean)
+UNSOUND = axiom(Rule("variance_is_second_moment", "Var(Z) = E[Z²] (false)", _forget_mean))
 WRONG = calc("wrong_variance", Var(X), E(X**2)).eq(E(X**2), by=UNSOUND).qed()
 
 

@@ -1,0 +1,270 @@
+"""The one binder discipline: what a binder binds, its scope, substitution, shadowing.
+
+Every term that binds names (``IndexSum``, ``CrossSum``, ``Lim`` and any binder added
+later) subclasses :class:`Binder` and says which of its arguments are the bound
+symbols and which lie in their scope; its other arguments (a sum's upper bound) lie
+outside it. Everything else in the kernel asks this module:
+
+- :func:`subst` is the only substitution of symbols in terms: it never replaces a bound
+  occurrence and renames a binder whose symbol a replacement would capture (HOL Light's
+  ``vsubst`` with ``variant``);
+- a binder is made with its bound symbols fresh for its own outer arguments and for
+  every binder inside its scope (:meth:`Binder.unshadowed`, run by every constructor),
+  so shadowing never reaches a rule: ``Σᵢ Σᵢ i`` is built as ``Σᵢ Σ_{i'} i'``;
+- :class:`Scope` and :func:`arg_scopes` answer "what is bound on the path to this
+  position", with each bound symbol's range; the rule walker, the theorem rewriter
+  and ``Context.visible`` (which drops every fact about a symbol bound there) use it.
+
+Examples
+--------
+>>> from sympy import Symbol
+>>> from scaledattn.kernel.expr import IndexSum, dimension, index
+>>> i, n, m = index("i"), dimension("n"), dimension("m")
+>>> IndexSum(IndexSum(i, i, m), i, n)
+Sum(Sum(i', (i', 1, m)), (i, 1, n))
+>>> j = index("j")
+>>> subst(IndexSum(i * j, i, n), {j: i})
+Sum(i*i', (i', 1, n))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import sympy
+from sympy import Dummy, Expr, Symbol
+
+__all__ = ["Binder", "Scope", "arg_scopes", "fresh_like", "rename_away", "subst", "walk_scoped"]
+
+
+class Binder(Expr):
+    """A term binding the symbols at ``bound_at`` in its arguments at ``scope_at``.
+
+    Arguments at neither position (a sum's upper bound) are outside the scope: a
+    symbol there is free even when it has the name of a bound one.
+    """
+
+    bound_at: tuple[int, ...] = (1,)
+    scope_at: tuple[int, ...] = (0,)
+
+    @property
+    def bound(self) -> tuple[Symbol, ...]:
+        """The symbols this binder binds."""
+        return tuple(self.args[k] for k in self.bound_at)
+
+    @property
+    def outside(self) -> tuple[Expr, ...]:
+        """The arguments outside the scope (bounds)."""
+        skip = set(self.bound_at) | set(self.scope_at)
+        return tuple(a for n, a in enumerate(self.args) if n not in skip)
+
+    @property
+    def free_symbols(self) -> set[Symbol]:
+        """Free symbols of the scope less the bound ones, and of the outer arguments."""
+        inner: set[Symbol] = set().union(*(self.args[k].free_symbols for k in self.scope_at))
+        outer: set[Symbol] = set().union(*(a.free_symbols for a in self.outside))
+        return (inner - set(self.bound)) | outer
+
+    def with_bound(self, new: tuple[Symbol, ...]) -> Binder:
+        """The same term with its bound symbols renamed to ``new`` (alpha-conversion)."""
+        mapping = dict(zip(self.bound, new, strict=True))
+        args = list(self.args)
+        for k in self.scope_at:
+            args[k] = subst(args[k], mapping)
+        for k, s in zip(self.bound_at, new, strict=True):
+            args[k] = s
+        term: Binder = self.func(*args)
+        return term
+
+    def unshadowed(self) -> Binder:
+        """Return the binder with no shadowing: its symbols fresh for its bounds and inner binders.
+
+        A bound symbol that also occurs in an outer argument (Σ_{i=1}^{i}) is renamed;
+        an inner binder that rebinds one of this binder's symbols is renamed.
+        """
+        term: Binder = self
+        clash = set(term.bound) & set().union(*(a.free_symbols for a in term.outside))
+        if clash:
+            term = term.with_bound(_fresh_for(term.bound, clash, _names(term)))
+        mine = set(term.bound)
+        if not any(_rebinds(term.args[k], mine) for k in term.scope_at):
+            return term
+        args = list(term.args)
+        for k in term.scope_at:
+            args[k] = _rename_inner(args[k], mine)
+        renamed: Binder = Expr.__new__(type(term), *args)
+        return renamed
+
+
+def _names(*terms: Any) -> set[str]:
+    names: set[str] = set()
+    for t in terms:
+        names |= {s.name for s in sympy.preorder_traversal(t) if isinstance(s, Symbol)}
+    return names
+
+
+def fresh_like(s: Symbol, taken: set[str]) -> Symbol:
+    """A symbol with the assumptions of ``s``, named ``s'``, ``s''``… not in ``taken``."""
+    if isinstance(s, Dummy):
+        return Dummy(s.name, **s.assumptions0)
+    name = s.name + "'"
+    while name in taken:
+        name += "'"
+    return Symbol(name, **s.assumptions0)
+
+
+def _fresh_for(
+    bound: tuple[Symbol, ...], clash: set[Symbol], taken: set[str]
+) -> tuple[Symbol, ...]:
+    new = []
+    for s in bound:
+        if s in clash:
+            s = fresh_like(s, taken)
+            taken.add(s.name)
+        new.append(s)
+    return tuple(new)
+
+
+def _rebinds(e: Any, names: set[Symbol]) -> bool:
+    return any(isinstance(b, Binder) and names & set(b.bound) for b in sympy.preorder_traversal(e))
+
+
+def _rename_inner(e: Any, names: set[Symbol]) -> Any:
+    """``e`` with every binder that rebinds one of ``names`` renamed away from them."""
+    if not getattr(e, "args", ()) or e.is_Atom:
+        return e
+    if isinstance(e, Binder) and names & set(e.bound):
+        e = e.with_bound(_fresh_for(e.bound, names & set(e.bound), _names(e) | _str(names)))
+    return e.func(*(_rename_inner(a, names) for a in e.args))
+
+
+def _str(symbols: Iterable[Symbol]) -> set[str]:
+    return {s.name for s in symbols}
+
+
+# ------------------------------------------------------------------ substitution
+
+
+def subst(expr: Any, mapping: Mapping[Any, Any]) -> Any:
+    """Capture-avoiding substitution: replace each free occurrence of a key by its value.
+
+    A key may be a symbol or a term; a term is replaced only where none of its free
+    symbols is bound. Below a binder the keys it binds are left alone, and the binder
+    is renamed first when a value would be captured by it.
+    """
+    mapping = {sympy.sympify(k): sympy.sympify(v) for k, v in mapping.items()}
+    mapping = {k: v for k, v in mapping.items() if k != v}
+    return _subst(sympy.sympify(expr), mapping) if mapping else expr
+
+
+def _subst(e: Any, mapping: dict[Any, Any]) -> Any:
+    if e in mapping:
+        return mapping[e]
+    if not getattr(e, "args", ()) or e.is_Atom:
+        return e
+    if isinstance(e, Binder):
+        return _subst_binder(e, mapping)
+    return e.func(*(_subst(a, mapping) for a in e.args))
+
+
+def _subst_binder(e: Binder, mapping: dict[Any, Any]) -> Any:
+    bound = set(e.bound)
+    used: set[Symbol] = set().union(*(e.args[k].free_symbols for k in e.scope_at))
+    inner = {
+        k: v
+        for k, v in mapping.items()
+        if not (k.free_symbols & bound) and (k in used or not k.is_Symbol)
+    }
+    values: set[Symbol] = set().union(*(v.free_symbols for v in inner.values()))
+    clash = bound & values
+    if clash:
+        taken = _names(e, *inner.keys(), *inner.values())
+        e = e.with_bound(_fresh_for(e.bound, clash, taken))
+    args = []
+    for n, a in enumerate(e.args):
+        if n in e.bound_at:
+            args.append(a)
+        elif n in e.scope_at:
+            args.append(_subst(a, inner) if inner else a)
+        else:
+            args.append(_subst(a, mapping))
+    return e.func(*args)
+
+
+def rename_away(b: Binder, avoid: set[Symbol]) -> Binder:
+    """``b`` with each bound symbol in ``avoid`` renamed to a fresh one."""
+    clash = set(b.bound) & avoid
+    if not clash:
+        return b
+    return b.with_bound(_fresh_for(b.bound, clash, _names(b) | _str(avoid)))
+
+
+# ------------------------------------------------------------------------ scope
+
+
+@dataclass(frozen=True)
+class Scope:
+    """What is bound on the path from the root to a position.
+
+    ``ranges`` maps each bound symbol to its binder's outer arguments (a sum's upper
+    bound; empty for a limit), ``limits`` holds the symbols a limit binds, and
+    ``distinct`` the pairs a cross sum declares different (i ≠ j in Σ_{i≠j}).
+    """
+
+    ranges: tuple[tuple[Symbol, tuple[Expr, ...]], ...] = ()
+    limits: frozenset[Symbol] = frozenset()
+    distinct: frozenset[frozenset[Symbol]] = frozenset()
+    _index: dict[Symbol, tuple[Expr, ...]] = field(default_factory=dict, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self._index.update(self.ranges)
+
+    @property
+    def bound(self) -> frozenset[Symbol]:
+        """Every symbol bound on the path."""
+        return frozenset(self._index)
+
+    def range_of(self, s: Any) -> tuple[Expr, ...] | None:
+        """The outer arguments of the binder that binds ``s`` here, or None when s is free."""
+        return self._index.get(s)
+
+    def enter(self, b: Binder) -> Scope:
+        """The scope inside binder ``b``: its symbols bound afresh, facts about them dropped."""
+        mine = set(b.bound)
+        ranges = tuple((s, r) for s, r in self.ranges if s not in mine)
+        ranges += tuple((s, b.outside) for s in b.bound)
+        distinct = frozenset(p for p in self.distinct if not p & mine)
+        distinct |= {frozenset(p) for p in getattr(b, "distinct_pairs", ())}
+        limits = (self.limits - mine) | (mine if getattr(b, "is_limit", False) else set())
+        return Scope(ranges, frozenset(limits), distinct)
+
+
+def arg_scopes(e: Any, scope: Scope) -> list[Scope]:
+    """The scope of each argument of ``e`` when ``e`` is at ``scope``.
+
+    Inside a binder's scope its symbols are bound; its bounds and the bound symbols
+    themselves stay outside.
+    """
+    if not isinstance(e, Binder):
+        return [scope] * len(e.args)
+    inside = scope.enter(e)
+    return [inside if n in e.scope_at else scope for n in range(len(e.args))]
+
+
+def walk_scoped(expr: Any, visit: Any) -> Any:
+    """Rebuild ``expr`` bottom-up, each node ``e`` replaced by ``visit(e, scope)``.
+
+    ``scope`` is what is bound on the node's path; a node is kept when ``visit`` gives None.
+    """
+
+    def walk(e: Any, scope: Scope) -> Any:
+        if getattr(e, "args", ()) and not e.is_Atom:
+            new = [walk(a, s) for a, s in zip(e.args, arg_scopes(e, scope), strict=True)]
+            if any(n is not a for n, a in zip(new, e.args, strict=True)):
+                e = e.func(*new)
+        result = visit(e, scope)
+        return e if result is None else result
+
+    return walk(expr, Scope())
