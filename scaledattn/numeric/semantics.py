@@ -12,8 +12,10 @@ of each construct and nothing else:
 - ``E[Z] = Σ_ω P(ω) Z(ω)``, ``Var(Z) = E[(Z − E Z)²]``, ``Cov(Y, Z) =
   E[(Y − E Y)(Z − E Z)]``, ``Std(Z) = √Var(Z)``; a random term outside E is a
   function of ω, and two random terms are equal when they agree at every ω;
-- an entry rⱼ of a defined vector is the definition's body at j, read where the
-  entry occurs (a definition is a macro: ``Lead``'s λ is the λ a limit binds);
+- an entry rⱼ of a defined vector is the definition's body at j; its other symbols
+  are the free ones (a sum binding w at the use site does not reach the w of
+  rⱼ = sⱼ + λδⱼw), except a variable an enclosing limit binds: under lim_{λ→∞} the
+  definition's λ is the limit's (that is how ``Lead`` makes the scores depend on λ);
   ``pᵢ = e^{sᵢ} / Σⱼ e^{sⱼ}``;
 - ``∂f/∂sₘ`` is ``sympy.diff`` of f unrolled in the model (every sum and delta
   expanded, every other entry a number), evaluated at the model's point;
@@ -292,6 +294,25 @@ class _State:
 Env = dict[Symbol, Num]
 
 
+#: The key under which an environment keeps the variables of the enclosing limits.
+LIMITS = sympy.Dummy("limits")
+
+
+def _definition_env(env: Env, j: Symbol, i: int) -> Env:
+    """Where a definition's body is read: its index j at i, the enclosing limits' variables.
+
+    A definition's other symbols (w in rⱼ = sⱼ + λδⱼw) are the free ones, whatever a
+    sum at the use site binds, except a limit's variable: under lim_{λ→∞} the λ of a
+    definition is the limit's λ (that is how ``Lead`` makes the scores depend on λ).
+    """
+    limits = env.get(LIMITS, {})
+    return {**limits, j: Fraction(i), LIMITS: limits}
+
+
+def _env_key(env: Env) -> frozenset[tuple[Symbol, Num]]:
+    return frozenset((k, v) for k, v in env.items() if k is not LIMITS)
+
+
 def _positive_integer(x: Num, what: str) -> int:
     if not (_exact(x) and x.denominator == 1):
         raise Undefined(f"{what} is not an integer: {show(x)}")
@@ -314,7 +335,7 @@ class _Evaluator:
         return omega[key]
 
     def expect(self, expr: Any, env: Env) -> Num:
-        key = (expr, frozenset(env.items()))
+        key = (expr, _env_key(env))
         cached = self.state.expectations.get(key)
         if cached is not None:
             return cached
@@ -326,7 +347,7 @@ class _Evaluator:
 
     def central(self, y: Any, z: Any, env: Env) -> Num:
         """E[(Y − E Y)(Z − E Z)]: Var(Z) when Y = Z, Cov(Y, Z) otherwise."""
-        key = ("central", y, z, frozenset(env.items()))
+        key = ("central", y, z, _env_key(env))
         cached = self.state.expectations.get(key)
         if cached is not None:
             return cached
@@ -438,7 +459,7 @@ class _Evaluator:
             dim = _positive_integer(self.eval(given.dim, env, omega), "a dimension")
             if dim != n:
                 raise OutOfRange(f"{e.vector} is defined with dimension {dim}, used with {n}")
-            return self.eval(given.body, {**env, given.index: Fraction(i)}, omega)
+            return self.eval(given.body, _definition_env(env, given.index, i), omega)
         values = self.world.vectors.get(e.vector)
         if values is None:
             raise Undecided(f"the world gives no values for {e.vector}")
@@ -465,7 +486,9 @@ class _Evaluator:
         with mpmath.workdps(LIMIT_DIGITS):
             for x in LIMIT_POINTS:
                 try:
-                    points.append(self.eval(f, {**env, lam: Fraction(x)}, omega))
+                    at = Fraction(x)
+                    limits = {**env.get(LIMITS, {}), lam: at}
+                    points.append(self.eval(f, {**env, lam: at, LIMITS: limits}, omega))
                 except Undefined:
                     undefined += 1
                     points = []
@@ -596,7 +619,7 @@ class _Unroller:
                     raise OutOfRange(f"{self.vector} used with dimensions {n} and {self.n}")
                 return self.symbols[i]
             given = self.ev.world.definitions[expr.vector]
-            return self.unroll(given.body, {**env, given.index: Fraction(i)})
+            return self.unroll(given.body, _definition_env(env, given.index, i))
         if isinstance(expr, Softmax):
             n = _positive_integer(self.ev.eval(expr.dim, env, self.omega), "a dimension")
             i = _positive_integer(self.ev.eval(expr.index, env, self.omega), "an index")
