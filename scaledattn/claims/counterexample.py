@@ -8,7 +8,11 @@ Each model is checked against every declared assumption
 (:func:`scaledattn.numeric.evidence.check_assumptions`) and both sides are
 evaluated *exactly* on it (:class:`scaledattn.numeric.evaluate.Evaluator`: the
 moments of the model's joint law, in rational arithmetic), so a counterexample is
-a fact about numbers, not an estimate.
+a fact about numbers, not an estimate. Before it is printed, the oracle confirms it
+independently (:mod:`scaledattn.numeric.semantics`): the model's finite joint law is
+enumerated, random variables the user defined (``Y = X``) are computed from the
+others, every assumption is checked on that law (independence as a factorisation of
+the joint law), and the two sides must differ there.
 
 Examples
 --------
@@ -47,9 +51,11 @@ from scaledattn.kernel.assumptions import IndependentComponents
 from scaledattn.kernel.expr import Component, Cov, E, RandomVariable
 from scaledattn.numeric.evaluate import Evaluator, equal, show
 from scaledattn.numeric.evidence import check_assumptions
-from scaledattn.numeric.model import Signature, build_model, signature
+from scaledattn.numeric.model import Model, Signature, build_model, signature
+from scaledattn.numeric.semantics import agree, check_world
 from scaledattn.numeric.settings import default_settings
 from scaledattn.numeric.spec import format_number
+from scaledattn.numeric.worlds import world_of
 
 __all__ = ["Counterexample", "MAX_CANDIDATE_DIMENSION", "counterexample"]
 
@@ -215,13 +221,15 @@ def counterexample(
     assumptions: Sequence[Assumption],
     fixed: Mapping[str, Any] | None = None,
     dimension: Expr | None = None,
+    defined: Mapping[str, Expr] | None = None,
 ) -> Counterexample | None:
     """A model satisfying ``assumptions`` on which ``lhs`` and ``rhs`` differ, or None.
 
     ``fixed`` gives values for constants (``{"d_k": 2}``); others get small values.
     ``dimension`` is that of q and k when the sides name components but no q·k.
     A symbolic index (q_i, "for every i") is taken at one value: distinct indices
-    at distinct values 1, 2, …
+    at distinct values 1, 2, …  ``defined`` gives random variables the user defined
+    from others (``{"Y": X}``): in every model they are computed, not drawn.
     """
     lhs, rhs = _instance_of_indices(lhs, rhs)
     hint: tuple[Step, ...] = ()
@@ -246,6 +254,31 @@ def counterexample(
             left, right = ev.value(lhs), ev.value(rhs)
         except InvalidArgument:
             continue
-        if not equal(left, right):
-            return Counterexample(model.describe(), show(left), show(right), data)
+        if not equal(left, right) and _confirmed(lhs, rhs, model, assumptions, defined or {}):
+            return Counterexample(_describe(model, defined or {}), show(left), show(right), data)
     return None
+
+
+def _confirmed(
+    lhs: Expr,
+    rhs: Expr,
+    model: Model,
+    assumptions: Sequence[Assumption],
+    defined: Mapping[str, Expr],
+) -> bool:
+    """The oracle's word: the model satisfies every assumption and the sides differ in it."""
+    world = world_of(model, defined)
+    if world is None:
+        return False  # a continuous law or too many outcomes: the oracle cannot confirm it
+    if check_world(world, tuple(assumptions)):
+        return False
+    return agree(lhs, rhs, world) == "differ"
+
+
+def _describe(model: Model, defined: Mapping[str, Expr]) -> str:
+    if not defined:
+        return model.describe()
+    parts = [u.describe() for u in model.units if u.name not in defined]
+    parts += [f"{name} = {sympy.sstr(expr)}" for name, expr in defined.items()]
+    parts += [f"{k} = {format_number(v)}" for k, v in model.values.items()]
+    return ", ".join(parts)

@@ -83,6 +83,9 @@ class Setup:
         self.described.append(text)
 
 
+#: Constants the lesson takes as positive scales: stated whenever a claim uses one.
+SCALES = ("c", "sigma", "sigma_q", "sigma_k")
+
 _QK_FIELDS = {
     ("E", "q"): "mean_q",
     ("E", "k"): "mean_k",
@@ -221,9 +224,12 @@ def prepare(claim: Claim, assumed: Sequence[Assumed]) -> Setup:
             default = not any(k in given for k in _fields_of(assumption))
             setup.add(assumption, default=default)
         setup.qk = s
-    c = CONSTANTS["c"]()
-    if "c" not in setup.scope.constants and any(c in x.free_symbols for x in flat):
-        setup.add(Positive(c), default=True)
+    # The scales c, σ, σ_q, σ_k are positive symbols: each one the claim uses is stated
+    # as an assumption (a default), never taken positive silently.
+    for name in SCALES:
+        scale = CONSTANTS[name]()
+        if name not in setup.scope.constants and any(scale in x.free_symbols for x in flat):
+            setup.add(Positive(scale), default=True)
     setup.env = Environment(tuple(setup.assumptions), Lemmas(setup.qk))
     return setup
 

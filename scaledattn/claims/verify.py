@@ -53,6 +53,7 @@ from scaledattn.claims.compare import (
     show,
     unique,
 )
+from scaledattn.claims.consistency import inconsistency
 from scaledattn.claims.counterexample import counterexample
 from scaledattn.claims.numbers import (
     compare,
@@ -67,8 +68,11 @@ from scaledattn.claims.theorems import limit, proved
 from scaledattn.derive import audit_of
 from scaledattn.errors import InvalidArgument
 from scaledattn.kernel import same
-from scaledattn.kernel.expr import is_random
+from scaledattn.kernel.expr import is_random, rebuild
 from scaledattn.kernel.rules import prop_key
+from scaledattn.numeric.semantics import Undecided, Undefined, check_world, truth, value
+from scaledattn.numeric.semantics import show as show_value
+from scaledattn.numeric.worlds import RandomChooser, draw_world
 from scaledattn.render.display import unicode_line
 
 __all__ = ["verify"]
@@ -90,7 +94,16 @@ def verify(
     try:
         setup = prepare(parsed, [parse_assumption(a) for a in assume])
         context = Context(setup, seed, dict(trials or {}))
-        if parsed.kind == "theorem":
+        problem = inconsistency(setup.assumptions, context.defined, setup.scope.constants)
+        if problem:
+            outcomes = [
+                Outcome(
+                    Verdict.UNDECIDED,
+                    reason=f"the assumptions are inconsistent ({problem}): no model satisfies"
+                    " them, so nothing follows from them",
+                )
+            ]
+        elif parsed.kind == "theorem":
             outcomes = [_theorem(parsed.name)]
         elif parsed.kind == "equivalence":
             outcomes = [context.equivalence()]
@@ -163,6 +176,11 @@ class Context(Comparisons):
         self.trials = trials
         self.ranges: dict[Symbol, tuple[Fraction, Fraction]] = {}
         self.measured: list[Evidence] = []
+        scope = setup.scope
+        self.defined: dict[str, Expr] = {
+            name: scope.scalar(node, f"the definition of {name}")
+            for name, node in scope.definitions.items()
+        }
 
     # ------------------------------------------------------------ links
     def link(self, relation: str, n: int) -> Outcome:
@@ -233,7 +251,11 @@ class Context(Comparisons):
         if closed and agree is False:
             return self.different(lhs, rhs, left, right, texts)
         found = counterexample(
-            lhs, rhs, self.setup.assumptions, dimension=self.setup.scope.dimension()
+            lhs,
+            rhs,
+            self.setup.assumptions,
+            dimension=self.setup.scope.dimension(),
+            defined=self.defined,
         )
         if found is not None:
             return Outcome(
@@ -301,7 +323,11 @@ class Context(Comparisons):
             counter = {"at": {str(k): str(v) for k, v in at.items()}}
             if is_random(lhs) or has_moments(lhs):
                 found = counterexample(
-                    lhs, rhs, self.setup.assumptions, {str(k): v for k, v in at.items()}
+                    lhs,
+                    rhs,
+                    self.setup.assumptions,
+                    {str(k): v for k, v in at.items()},
+                    defined=self.defined,
                 )
                 if found is not None:
                     evidence.append(
@@ -337,7 +363,7 @@ class Context(Comparisons):
         env = self.setup.env
         chain, back = normalize(left, env), normalize(right, env)
         texts = [unparse(n) for n in self.setup.claim.sides]
-        if prop_key(chain.end) == prop_key(back.end):
+        if prop_key(rebuild(chain.end)) == prop_key(rebuild(back.end)):
             derivation = equivalence_of("claim", left, right, chain, env, back)
             if audit_of(derivation).verified:
                 what = f"({texts[0]} = {texts[1]}) ⇔ ({texts[2]} = {texts[3]})"
@@ -357,10 +383,21 @@ class Context(Comparisons):
             return Outcome(Verdict.REFUTED, evidence, f"{show(end.lhs)} = {show(end.rhs)}")
         if isinstance(end, sympy.Or) and prop_key(right) in {prop_key(a) for a in end.args}:
             others = [a for a in end.args if prop_key(a) != prop_key(right)]
+            witness = self.also_possible(left, others)
+            if witness is None:
+                shown = " or ".join(f"{show(a.lhs)} = {show(a.rhs)}" for a in others)
+                return Outcome(
+                    Verdict.UNDECIDED,
+                    evidence,
+                    reason=f"the left side is equivalent to {show(end)}; no model of the"
+                    f" assumptions satisfies {shown} (signs declared or implied), but the"
+                    " kernel cannot exclude it",
+                )
             text = " or ".join(f"{show(a.lhs)} = {show(a.rhs)}" for a in others)
+            also = f"{text} also satisfies the left side ({witness})"
             return Outcome(
                 Verdict.REFUTED,
-                (*evidence, Evidence("counterexample", f"{text} also satisfies the left side")),
+                (*evidence, Evidence("counterexample", also)),
                 f"({show(left)}) ⇔ ({show(end)})",
                 {"also": text},
             )
@@ -369,6 +406,37 @@ class Context(Comparisons):
             evidence,
             reason=f"the left side is equivalent to {show(end)}; the automation cannot compare it",
         )
+
+    def also_possible(self, left: Any, others: Sequence[Any]) -> str | None:
+        """A model of the assumptions where one of ``others`` and ``left`` hold, or None.
+
+        The constant each equation names takes the value its right side has there; the
+        model must then pass every assumption and the symbol's own sign (the oracle's
+        :func:`~scaledattn.numeric.semantics.check_world`).
+        """
+        assumptions = tuple(self.setup.assumptions)
+        terms = [left.lhs, left.rhs, *(x for a in others for x in (a.lhs, a.rhs))]
+        chooser = RandomChooser(self.seed)
+        for _ in range(WITNESS_TRIES):
+            world, _why = draw_world(terms, assumptions, chooser)
+            if world is None:
+                continue
+            for a in others:
+                if not (isinstance(a, sympy.Equality) and isinstance(a.lhs, Symbol)):
+                    continue
+                try:
+                    world.values[a.lhs] = value(a.rhs, world)
+                except (Undefined, Undecided):
+                    continue
+                if check_world(world, assumptions) == "" and truth(left, world):
+                    return ", ".join(
+                        f"{s} = {show_value(v)}" for s, v in sorted(world.values.items(), key=str)
+                    )
+        return None
+
+
+#: Models drawn when looking for one where another root of an equivalence holds.
+WITNESS_TRIES = 12
 
 
 def _merge(parts: list[Outcome]) -> Outcome:

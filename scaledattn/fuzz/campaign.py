@@ -290,7 +290,8 @@ def run(
     """A campaign of at least ``applications`` rule applications (or ``seconds``).
 
     Every fourth case is a proposition (for the rules on equations). Returns the
-    counts and the disagreements, each shrunk, with its choice sequence.
+    counts and the first disagreement of each rule, shrunk, with its choice sequence
+    (the counts go on after a disagreement unless ``stop_at_first``).
     """
     stats = Stats()
     found: list[tuple[list[int], Disagreement]] = []
@@ -308,8 +309,9 @@ def run(
         except RecursionError:
             continue
         if result is not None:
-            choices, small = shrink(recorder.choices, result.rule, propositions)
-            found.append((choices, small or result))
+            if result.rule not in {d.rule for _, d in found}:  # shrink the first of each rule
+                choices, small = shrink(recorder.choices, result.rule, propositions)
+                found.append((choices, small or result))
             if stop_at_first:
                 break
         now = time.perf_counter()

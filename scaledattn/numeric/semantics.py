@@ -151,7 +151,7 @@ class World:
     definitions: dict[str, Entries] = field(default_factory=dict)
     outcomes: tuple[Outcome, ...] = ((Fraction(1), {}),)
     dims: dict[str, int] = field(default_factory=dict)
-    note: str = ""
+    named: dict[str, Num] = field(default_factory=dict)
 
     def describe(self) -> str:
         """One line: symbol values, then the joint law's size."""
@@ -371,6 +371,8 @@ class _Evaluator:
                 return self.atom((expr.name, 0), omega)
             if expr in self.world.values:
                 return self.world.values[expr]
+            if expr.name in self.world.named:
+                return self.world.named[expr.name]
             raise Undecided(f"the world gives no value for {expr}")
         if expr.is_Atom and expr.is_number:
             return _number(expr)

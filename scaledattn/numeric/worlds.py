@@ -62,7 +62,7 @@ from scaledattn.numeric.semantics import (
     value,
 )
 
-__all__ = ["Chooser", "RandomChooser", "draw_world", "pick"]
+__all__ = ["Chooser", "RandomChooser", "draw_world", "pick", "world_of"]
 
 T = TypeVar("T")
 
@@ -395,3 +395,50 @@ def _solve_named_moments(assumptions: Sequence[Assumption], world: World) -> Non
             world.values[s] = value(lhs, world)
         except (Undefined, Undecided):
             continue
+
+
+#: A catalogue model is turned into a world only if its joint law has at most this many outcomes.
+MAX_MODEL_OUTCOMES = 4096
+
+
+def world_of(model: Any, defined: Mapping[str, Any] | None = None) -> World | None:
+    """The world of a catalogue :class:`~scaledattn.numeric.model.Model` with finite laws.
+
+    Its latent draws are enumerated (None when a law is not finite or there are too many
+    outcomes); random variables in ``defined`` are computed from the others at each
+    outcome, whatever law the model gave them.
+    """
+    latents: list[tuple[tuple[str, int], list[tuple[Fraction, Fraction]]]] = []
+    size = 1
+    for group in model.groups:
+        if not group.distribution.finite:
+            return None
+        law = sorted(group.distribution.pmf().items())
+        for i in range(1) if group.dim == 0 else range(1, group.dim + 1):
+            latents.append(((group.name, i), law))
+            size *= len(law)
+            if size > MAX_MODEL_OUTCOMES:
+                return None
+    world = World(named=dict(model.values))
+    world.dims = {u.name: u.dim for u in model.units if u.dim}
+    outcomes: list[tuple[Fraction, dict[AtomKey, Num]]] = []
+    with mpmath.workdps(DIGITS):
+        for combo in itertools.product(*(law for _, law in latents)):
+            p = Fraction(1)
+            draw: dict[tuple[str, int], Fraction] = {}
+            for (key, _), (v, q) in zip(latents, combo, strict=True):
+                p *= q
+                draw[key] = v
+            omega: dict[AtomKey, Num] = {
+                atom: sum((c * draw[k] for k, c in form.items()), Fraction(0))
+                for atom, form in model.forms.items()
+            }
+            outcomes.append((p, omega))
+        world.outcomes = tuple(outcomes)
+        for name, expr in (defined or {}).items():
+            for _p, omega in outcomes:
+                try:
+                    omega[(name, 0)] = value(expr, world, omega)
+                except (Undefined, Undecided):
+                    return None
+    return world

@@ -1,0 +1,68 @@
+"""The verifier uses the oracle: counterexamples are models of the assumptions, signs are stated.
+
+Issue 12, examples 5 and 6, and the inconsistent assumptions that must not verify anything.
+"""
+
+from __future__ import annotations
+
+import subprocess
+
+from sympy import S
+
+from scaledattn.claims.counterexample import counterexample
+from scaledattn.claims.outcome import Verdict
+from scaledattn.claims.verify import verify
+from scaledattn.kernel import Independent, Var, random_variables
+
+X, Y = random_variables("X Y")
+
+
+def test_issue_example_5_x_independent_of_itself_is_not_refuted() -> None:
+    result = verify("Var(X) = 0", ["Y = X", "independent(X, Y)"])
+    assert result.verdict is not Verdict.REFUTED
+    assert result.counterexample is None
+
+
+def test_issue_example_6_the_negative_root_is_excluded_by_the_declared_sign() -> None:
+    result = verify("Var(dot(q, k)/sigma) = 1 <=> sigma = sqrt(d_k)", ["sigma > 0"])
+    assert result.verdict is Verdict.VERIFIED
+
+
+def test_a_scale_the_claim_uses_is_stated_positive_not_taken_silently() -> None:
+    result = verify("Var(dot(q, k)/sigma) = 1 <=> sigma = sqrt(d_k)")
+    assert "sigma > 0 (default)" in result.assumptions
+
+
+def test_inconsistent_assumptions_verify_nothing() -> None:
+    result = verify("Var(X) = 5", ["Y = X", "independent(X, Y)", "Var(X) = 1"])
+    assert result.verdict is Verdict.UNDECIDED
+    assert "inconsistent" in result.reason
+    moments = verify("E(X) = 2", ["E(X^2) = 1", "E(X) = 2"])
+    assert moments.verdict is Verdict.UNDECIDED
+    assert "inconsistent" in moments.reason
+
+
+def test_inconsistent_assumptions_exit_3() -> None:
+    done = subprocess.run(
+        ["scaledattn", "verify", "Var(X) = 5", "--assume", "Y = X", "--assume",
+         "independent(X, Y)", "--assume", "Var(X) = 1"],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert done.returncode == 3
+    assert "inconsistent" in done.stdout
+
+
+def test_a_counterexample_satisfies_a_definition_and_the_independence() -> None:
+    # with Y = X the only models of X ⫫ Y have X constant: Var(X) = 0 holds in all of them
+    assert counterexample(Var(X), S.Zero, [Independent(X, Y)], defined={"Y": X}) is None
+    # without the definition, any non-constant X refutes it
+    found = counterexample(Var(X), S.Zero, [Independent(X, Y)])
+    assert found is not None
+    assert found.left != "0"
+
+
+def test_a_wrong_identity_is_still_refuted_with_a_checked_model() -> None:
+    result = verify("Var(X + Y) = Var(X) + Var(Y)")
+    assert result.verdict is Verdict.REFUTED
+    assert result.counterexample is not None
+    assert result.counterexample["model"] == "X ~ coin, Y = X"
