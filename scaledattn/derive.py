@@ -84,7 +84,14 @@ class Proof(Derivation):
         return render(audit_of(self), "markdown")
 
     def _repr_latex_(self) -> str:
-        return "$$" + audit_latex(audit_of(self)) + "$$"
+        from scaledattn.render.display import carried_assumptions, modulo_axioms
+
+        result = audit_of(self)
+        notes = [f"{fact} (carried by the symbol)" for fact in carried_assumptions(self)]
+        if result.theorem is not None and result.theorem.axioms:
+            notes.append(modulo_axioms(result.theorem.axioms))
+        text = "".join(r"\\ \text{" + note + "}" for note in notes)
+        return "$$" + audit_latex(result) + text + "$$"
 
 
 @dataclass(frozen=True)

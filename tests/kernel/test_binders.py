@@ -343,3 +343,11 @@ def test_an_assumption_of_ones_own_class_is_refused() -> None:
     error = verdict(E(X * Y), E(X) * E(Y), R.expectation_mul_of_indep, (EverythingIndependent(),))
     assert isinstance(error, IllFormed)
     assert "not an assumption of the kernel" in str(error)
+
+
+def test_the_latex_of_a_proof_names_its_axioms_and_the_signs_of_its_symbols() -> None:
+    sigma = Symbol("sigma", positive=True)
+    carried = calc("t", sqrt(sigma**2), sigma).eq(sigma, by=R.ring).qed()
+    assert r"\text{sigma > 0 (carried by the symbol)}" in carried._repr_latex_()
+    assumed = calc("u", Var(X), E(X**2)).eq(E(X**2), by=axiom(FORGET)).qed()
+    assert r"\text{verified modulo axiom forget_mean}" in assumed._repr_latex_()
