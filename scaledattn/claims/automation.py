@@ -367,11 +367,16 @@ def _trials(symbol: sympy.Symbol) -> tuple[Any, ...]:
 
 
 def instance(
-    left: Expr, right: Expr, positive: Sequence[sympy.Symbol] = ()
+    left: Expr,
+    right: Expr,
+    positive: Sequence[sympy.Symbol] = (),
+    admissible: Callable[[dict[Any, Any]], bool] | None = None,
 ) -> dict[Any, Any] | None:
     """Values of the free constants at which ``left`` and ``right`` are different numbers.
 
-    ``positive`` lists symbols declared positive. None when no tried value separates them.
+    ``positive`` lists symbols declared positive; ``admissible`` (when given) must accept
+    the values (the verifier asks whether some model of the assumptions has them). None
+    when no tried value separates the two sides.
 
     >>> d = sympy.Symbol("d_k", integer=True, positive=True)
     >>> instance(1 / d, sympy.S.One)
@@ -382,6 +387,6 @@ def instance(
     for values in itertools.islice(itertools.product(*choices), 200):
         at = dict(zip(symbols, values, strict=True))
         verdict = same(left.xreplace(at), right.xreplace(at))
-        if verdict is False:
+        if verdict is False and (admissible is None or admissible(at)):
             return at
     return None

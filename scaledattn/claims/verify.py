@@ -72,7 +72,7 @@ from scaledattn.kernel.expr import is_random, rebuild
 from scaledattn.kernel.rules import prop_key
 from scaledattn.numeric.semantics import Undecided, Undefined, check_world, truth, value
 from scaledattn.numeric.semantics import show as show_value
-from scaledattn.numeric.worlds import RandomChooser, draw_world
+from scaledattn.numeric.worlds import TOO_LARGE, RandomChooser, draw_world
 from scaledattn.render.display import unicode_line
 
 __all__ = ["verify"]
@@ -302,7 +302,7 @@ class Context(Comparisons):
         free = value.free_symbols | right.end.free_symbols
         counter: dict[str, Any] | None = None
         if free:
-            at = instance(value, right.end, self.setup.positives)
+            at = instance(value, right.end, self.setup.positives, self.admissible)
             if at is None:
                 return Outcome(
                     Verdict.UNDECIDED,
@@ -406,6 +406,24 @@ class Context(Comparisons):
             evidence,
             reason=f"the left side is equivalent to {show(end)}; the automation cannot compare it",
         )
+
+    def admissible(self, at: Mapping[Any, Any]) -> bool:
+        """Whether some model of the assumptions gives the constants these trial values.
+
+        The oracle draws models with the values fixed and checks every assumption and the
+        symbols' signs on each; so a variance is never tried negative, nor E[X²] below E[X]².
+        """
+        terms = list(at)
+        try:
+            fixed = {s: Fraction(str(v)) for s, v in at.items()}
+        except (TypeError, ValueError):
+            return True  # an irrational trial value: no model is drawn, the sign rules stand
+        chooser = RandomChooser(self.seed)
+        for _ in range(WITNESS_TRIES):
+            world, why = draw_world(terms, tuple(self.setup.assumptions), chooser, fixed=fixed)
+            if world is not None or why == TOO_LARGE:
+                return True  # a model, or too many outcomes to look: not ruled out
+        return False
 
     def also_possible(self, left: Any, others: Sequence[Any]) -> str | None:
         """A model of the assumptions where one of ``others`` and ``left`` hold, or None.

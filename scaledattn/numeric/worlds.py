@@ -62,11 +62,13 @@ from scaledattn.numeric.semantics import (
     value,
 )
 
-__all__ = ["Chooser", "RandomChooser", "draw_world", "pick", "world_of"]
+__all__ = ["TOO_LARGE", "Chooser", "RandomChooser", "draw_world", "pick", "world_of"]
 
 T = TypeVar("T")
 
 MAX_DIM = 3
+#: Why no world was drawn when the joint law has too many outcomes to enumerate.
+TOO_LARGE = "no finite law small enough to enumerate fits the declared moments"
 MAX_OUTCOMES = 64
 LAWS: tuple[tuple[tuple[Fraction, Fraction], ...], ...] = (
     ((Fraction(-1), Fraction(1, 2)), (Fraction(1), Fraction(1, 2))),  # a fair ±1 coin
@@ -299,10 +301,13 @@ def draw_world(
         except (Undefined, Undecided, TypeError):
             dims[label] = top
     world.dims = dims
-    with mpmath.workdps(DIGITS):
-        outcomes = _law(roles, dims, assumptions, world, chooser, defined)
+    try:
+        with mpmath.workdps(DIGITS):
+            outcomes = _law(roles, dims, assumptions, world, chooser, defined)
+    except Undefined as err:
+        return None, str(err)
     if outcomes is None:
-        return None, "no finite law small enough to enumerate fits the declared moments"
+        return None, TOO_LARGE
     world.outcomes = outcomes
     _solve_named_moments(assumptions, world)
     problem = check_world(world, tuple(assumptions))
@@ -330,7 +335,7 @@ def _law(
         if moments:
             law = _fit(moments.get("mean", Fraction(0)), moments.get("var", Fraction(1)))
             if law is None:
-                return None
+                raise Undefined(f"a declared variance of {atom[0]} is negative")
             laws[atom] = law
         else:
             laws[atom] = pick(chooser, LAWS)
@@ -374,8 +379,8 @@ def _law(
         for _p, omega in outcomes:
             try:
                 omega[(name, 0)] = value(expr, world, omega)
-            except (Undefined, Undecided):
-                return None
+            except Undecided as err:
+                raise Undefined(f"the definition of {name} has no value: {err}") from None
     return tuple(outcomes)
 
 

@@ -66,3 +66,10 @@ def test_a_wrong_identity_is_still_refuted_with_a_checked_model() -> None:
     assert result.verdict is Verdict.REFUTED
     assert result.counterexample is not None
     assert result.counterexample["model"] == "X ~ coin, Y = X"
+
+
+def test_trial_values_give_no_negative_variance() -> None:
+    """ρ = 1/2 separates the sides but makes Var(X) = −3/2: the oracle has no model of it."""
+    result = verify("Var(X) = 1", ["Var(X) = rho - 2"])
+    assert result.verdict is Verdict.REFUTED
+    assert result.counterexample == {"at": {"rho": "2"}}
