@@ -222,7 +222,7 @@ def setting(
         for key in (*_POSITIVE_OPTIONS, *_REAL_OPTIONS)
         if key in trees
     }
-    notes = _validate(values, label)
+    notes = _validate(values, label) + _signs_assumed(symbols, d)
     return Setting(
         d=d,
         var_q=values["var_q"],
@@ -284,6 +284,15 @@ _RESERVED_MEANING = {
     "j": "a summation index",
     "E": "the expectation",
 }
+
+
+def _signs_assumed(symbols: Mapping[str, Expr], d: Expr) -> tuple[str, ...]:
+    """A note for every user's name taken positive (a name in a variance is a scale)."""
+    return tuple(
+        f"{name} > 0 is assumed (a name in a variance or the target is read as a positive scale)"
+        for name, s in sorted(symbols.items())
+        if isinstance(s, Symbol) and s != d and s.is_positive
+    )
 
 
 def _validate(values: Mapping[str, Expr], label: Mapping[str, str]) -> tuple[str, ...]:

@@ -10,6 +10,7 @@ prints the setting, declared joint moments and the checked derivations above it.
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import Any
 
 import sympy
@@ -98,13 +99,17 @@ def setting_of(args: argparse.Namespace) -> Setting:
 
 def cmd_quantity(args: argparse.Namespace) -> int:
     """Derive the quantity, print the explanation if asked, the closed form last."""
-    result = answer(args.quantity, setting_of(args))
+    setting = setting_of(args)
+    result = answer(args.quantity, setting)
     if args.format == "json":
         print(to_json(answer_json(result)))
         return 0
     if args.explain:
         print(explanation(result, args.format))
         print()
+    else:  # the explanation lists them; a bare answer still states every sign it assumed
+        for note in setting.notes:
+            print(f"note: {note}", file=sys.stderr)
     if args.format == "latex":
         lhs = latex(result.lhs)
         print(f"\\[ {lhs} = {latex(result.expr)} \\]")

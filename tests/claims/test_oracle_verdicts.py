@@ -73,3 +73,12 @@ def test_trial_values_give_no_negative_variance() -> None:
     result = verify("Var(X) = 1", ["Var(X) = rho - 2"])
     assert result.verdict is Verdict.REFUTED
     assert result.counterexample == {"at": {"rho": "2"}}
+
+
+def test_the_calculator_states_the_sign_it_assumes_about_a_users_name() -> None:
+    done = subprocess.run(
+        ["scaledattn", "scale", "--var-q", "s**2"], capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0
+    assert done.stdout.strip() == "sqrt(d_k)*s"
+    assert "s > 0 is assumed" in done.stderr
