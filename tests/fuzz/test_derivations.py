@@ -33,7 +33,8 @@ def _verifier_derivation(claim: str, assume: list[str]) -> Derivation:
 
 def _derivations() -> list[tuple[str, Derivation]]:
     found = [(f"theorem {d.name}", d) for d in all_derivations() if d.name not in TOO_LARGE]
-    found += [(f"corpus {r.name}", r.build()) for r in RIGHT[::3]]
+    # the corpus's own derivations (its copies of the registered ones are checked above)
+    found += [(f"corpus {r.name}", r.build()) for r in RIGHT if "registered" not in r.name]
     d_k = sympy.Symbol("d_k", integer=True, positive=True)
     s = Setting(d=d_k, mean_q=sympy.S.One, var_q=sympy.Integer(2))
     found += [
@@ -54,6 +55,6 @@ def _derivations() -> list[tuple[str, Derivation]]:
     ("label", "derivation"), _derivations(), ids=lambda x: x if isinstance(x, str) else ""
 )
 def test_every_step_keeps_its_meaning(label: str, derivation: Derivation) -> None:
-    problems, decided = derivation_disagreements(derivation, RandomChooser(len(label)), worlds=2)
+    problems, decided = derivation_disagreements(derivation, RandomChooser(len(label)), worlds=1)
     assert problems == []
     assert decided > 0, f"{label}: no world of its context was drawn or no step decided"

@@ -15,7 +15,7 @@ from scaledattn.kernel.rules import RULES
 from tests.fuzz.chooser import HypothesisChooser
 
 SLICE = settings(
-    max_examples=40,
+    max_examples=20,
     deadline=None,
     derandomize=True,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
