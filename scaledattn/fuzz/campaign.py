@@ -17,8 +17,10 @@ sequence still disagrees.
 
 from __future__ import annotations
 
+import contextlib
+import signal
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -44,6 +46,33 @@ __all__ = [
 ]
 
 WORLDS_PER_CASE = 2
+#: Wall-clock seconds one case (every rule and its evaluations) may take in a campaign.
+CASE_SECONDS = 20
+
+
+class CaseTimeout(Exception):
+    """A case took longer than CASE_SECONDS (a rule or an evaluation blew up)."""
+
+
+@contextlib.contextmanager
+def _time_limit(seconds: int) -> Iterator[None]:
+    """Raise CaseTimeout after ``seconds`` (SIGALRM; a no-op where there is none)."""
+    if not hasattr(signal, "SIGALRM"):
+        yield
+        return
+
+    def expire(signum: int, frame: Any) -> None:
+        raise CaseTimeout
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+
+
 #: Examples kept of rewrites that change only whether a term is defined.
 PARTIALS_KEPT = 5
 
@@ -81,6 +110,7 @@ class Stats:
     """A campaign's counts."""
 
     cases: int = 0
+    timeouts: int = 0
     worlds: int = 0
     no_world: int = 0
     rules: dict[str, RuleCount] = field(default_factory=dict)
@@ -110,7 +140,8 @@ class Stats:
         rate = self.applications / self.seconds if self.seconds else 0.0
         lines.append(
             f"{self.applications} rule applications on {self.cases} terms in {self.worlds}"
-            f" worlds ({self.no_world} contexts without a world drawn), {self.seconds:.1f} s,"
+            f" worlds ({self.no_world} contexts without a world drawn, {self.timeouts} cases over"
+            f" {CASE_SECONDS} s dropped), {self.seconds:.1f} s,"
             f" {rate:.0f} applications/s"
         )
         return "\n".join(lines)
@@ -305,8 +336,10 @@ def run(
         propositions = number % 4 == 3
         number += 1
         try:
-            result = one_case(recorder, stats, None, propositions)
-        except RecursionError:
+            with _time_limit(CASE_SECONDS):
+                result = one_case(recorder, stats, None, propositions)
+        except (RecursionError, CaseTimeout):
+            stats.timeouts += 1
             continue
         if result is not None:
             if result.rule not in {d.rule for _, d in found}:  # shrink the first of each rule

@@ -117,6 +117,8 @@ LIMIT_TOLERANCE = mpmath.mpf(10) ** -20
 #: A converged limit within its error of a fraction with at most this denominator is it.
 MAX_SNAP_DENOMINATOR = 64
 TOLERANCE = mpmath.mpf(10) ** -40
+#: Exponents (of e, or of a power) beyond which the oracle gives up (undecided).
+MAX_EXPONENT = 10_000
 #: Evaluation steps allowed per term and world before the oracle gives up (undecided).
 MAX_STEPS = 200_000
 
@@ -207,6 +209,8 @@ def _sqrt(a: Num) -> Num:
 
 
 def _power(base: Num, exponent: Num) -> Num:
+    if abs(exponent) > MAX_EXPONENT and base not in (0, 1, -1):
+        raise Undecided("a power too large for the oracle's arithmetic")
     if _exact(exponent) and exponent.denominator == 1:
         n = int(exponent)
         if n < 0:
@@ -226,7 +230,11 @@ def _power(base: Num, exponent: Num) -> Num:
 
 
 def _exp(a: Num) -> Num:
-    return Fraction(1) if a == 0 else mpmath.exp(_mpf(a))
+    if a == 0:
+        return Fraction(1)
+    if abs(a) > MAX_EXPONENT:
+        raise Undecided("e^x of an |x| too large for the oracle's arithmetic")
+    return mpmath.exp(_mpf(a))
 
 
 def _log(a: Num) -> Num:
