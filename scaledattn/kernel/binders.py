@@ -10,7 +10,8 @@ outside it. Everything else in the kernel asks this module:
   ``vsubst`` with ``variant``);
 - a binder is made with its bound symbols fresh for its own outer arguments and for
   every binder inside its scope (:meth:`Binder.unshadowed`, run by every constructor),
-  so shadowing never reaches a rule: ``Σᵢ Σᵢ i`` is built as ``Σᵢ Σ_{i'} i'``;
+  so shadowing never reaches a rule: ``Σᵢ Σᵢ i`` is built as ``Σᵢ Σ_{i'} i'``; a limit,
+  whose λ definitions read by name, is never renamed (what would need it is refused);
 - :class:`Scope` and :func:`arg_scopes` answer "what is bound on the path to this
   position", with each bound symbol's range; the rule walker, the theorem rewriter
   and ``Context.visible`` (which drops every fact about a symbol bound there) use it.
@@ -36,6 +37,8 @@ from typing import Any
 import sympy
 from sympy import Dummy, Expr, Symbol
 
+from scaledattn.errors import InvalidArgument
+
 __all__ = ["Binder", "Scope", "arg_scopes", "fresh_like", "rename_away", "subst", "walk_scoped"]
 
 
@@ -48,6 +51,9 @@ class Binder(Expr):
 
     bound_at: tuple[int, ...] = (1,)
     scope_at: tuple[int, ...] = (0,)
+    #: False for a binder whose variable definitions read by name (a limit's λ): such a
+    #: binder is never renamed, and what would need a renaming is refused instead.
+    renameable = True
 
     @property
     def bound(self) -> tuple[Symbol, ...]:
@@ -68,7 +74,16 @@ class Binder(Expr):
         return (inner - set(self.bound)) | outer
 
     def with_bound(self, new: tuple[Symbol, ...]) -> Binder:
-        """The same term with its bound symbols renamed to ``new`` (alpha-conversion)."""
+        """The same term with its bound symbols renamed to ``new`` (alpha-conversion).
+
+        A binder that is not ``renameable`` refuses (InvalidArgument): the definitions
+        its body reads would no longer see its variable.
+        """
+        if not self.renameable and tuple(new) != self.bound:
+            raise InvalidArgument(
+                f"the variable {', '.join(map(str, self.bound))} of {type(self).__name__}"
+                " is read by name by the definitions it reaches: it is never renamed"
+            )
         mapping = dict(zip(self.bound, new, strict=True))
         args = list(self.args)
         for k in self.scope_at:

@@ -195,6 +195,7 @@ class Lim(Binder, OpaqueTerm):
 
     is_commutative = True
     is_limit = True
+    renameable = False  # Lead(r, s, w, λ) makes rⱼ depend on the limit's λ by its name
 
     def __new__(cls, f: Any, variable: Any) -> Lim:
         if not (isinstance(variable, Symbol) and variable.is_real):
