@@ -30,8 +30,8 @@ Sum(i*i', (i', 1, n))
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import sympy
@@ -151,12 +151,9 @@ def _rename_inner(e: Any, names: set[Symbol]) -> Any:
     if not getattr(e, "args", ()) or e.is_Atom:
         return e
     if isinstance(e, Binder) and names & set(e.bound):
-        e = e.with_bound(_fresh_for(e.bound, names & set(e.bound), _names(e) | _str(names)))
+        taken = _names(e) | {s.name for s in names}
+        e = e.with_bound(_fresh_for(e.bound, names & set(e.bound), taken))
     return e.func(*(_rename_inner(a, names) for a in e.args))
-
-
-def _str(symbols: Iterable[Symbol]) -> set[str]:
-    return {s.name for s in symbols}
 
 
 # ------------------------------------------------------------------ substitution
@@ -213,7 +210,7 @@ def rename_away(b: Binder, avoid: set[Symbol]) -> Binder:
     clash = set(b.bound) & avoid
     if not clash:
         return b
-    return b.with_bound(_fresh_for(b.bound, clash, _names(b) | _str(avoid)))
+    return b.with_bound(_fresh_for(b.bound, clash, _names(b) | {s.name for s in avoid}))
 
 
 # ------------------------------------------------------------------------ scope
@@ -231,19 +228,15 @@ class Scope:
     ranges: tuple[tuple[Symbol, tuple[Expr, ...]], ...] = ()
     limits: frozenset[Symbol] = frozenset()
     distinct: frozenset[frozenset[Symbol]] = frozenset()
-    _index: dict[Symbol, tuple[Expr, ...]] = field(default_factory=dict, compare=False, repr=False)
-
-    def __post_init__(self) -> None:
-        self._index.update(self.ranges)
 
     @property
     def bound(self) -> frozenset[Symbol]:
         """Every symbol bound on the path."""
-        return frozenset(self._index)
+        return frozenset(s for s, _ in self.ranges)
 
     def range_of(self, s: Any) -> tuple[Expr, ...] | None:
         """The outer arguments of the binder that binds ``s`` here, or None when s is free."""
-        return self._index.get(s)
+        return next((r for x, r in self.ranges if x == s), None)
 
     def enter(self, b: Binder) -> Scope:
         """The scope inside binder ``b``: its symbols bound afresh, facts about them dropped."""
