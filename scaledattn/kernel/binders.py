@@ -96,6 +96,9 @@ class Binder(Expr):
     def unshadowed(self) -> Binder:
         """Return the binder with no shadowing: its symbols fresh for its bounds and inner binders.
 
+        An inner limit over one of its symbols keeps its name (limits are never
+        renamed): it shadows, innermost first, and ``subst`` and ``Scope`` respect that.
+
         A bound symbol that also occurs in an outer argument (Σ_{i=1}^{i}) is renamed;
         an inner binder that rebinds one of this binder's symbols is renamed.
         """
@@ -150,7 +153,7 @@ def _rename_inner(e: Any, names: set[Symbol]) -> Any:
     """``e`` with every binder that rebinds one of ``names`` renamed away from them."""
     if not getattr(e, "args", ()) or e.is_Atom:
         return e
-    if isinstance(e, Binder) and names & set(e.bound):
+    if isinstance(e, Binder) and e.renameable and names & set(e.bound):
         taken = _names(e) | {s.name for s in names}
         e = e.with_bound(_fresh_for(e.bound, names & set(e.bound), taken))
     return e.func(*(_rename_inner(a, names) for a in e.args))

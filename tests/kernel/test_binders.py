@@ -366,5 +366,7 @@ def test_a_limit_whose_variable_a_definition_reads_is_never_renamed() -> None:
     p = SoftmaxVector(r)
     assert verdict(Lim(p[w], lam), Lim(p[w], mu), R.ring, (Lead(r, s, w, lam),)) is not None
     assert verdict(Lim(p[w], lam), Lim(p[w], lam), R.ring, (Lead(r, s, w, lam),)) is None
+    nested = Lim(Lim(p[w], lam) * lam, lam)  # the inner limit keeps its λ: it shadows
+    assert str(nested) == "lim[lambda→∞](lambda*lim[lambda→∞](p_w))"
     with pytest.raises(InvalidArgument, match="never renamed"):
-        Lim(Lim(p[w], lam), lam)  # the inner limit would have to be renamed
+        subst(Lim(a * lam, lam), {a: lam})  # capture would need the limit renamed
