@@ -89,7 +89,7 @@ def _softmax_def(e: Expr, ctx: Context, scope: Scope) -> Rewrite | None:
 def _entries_def(e: Expr, ctx: Context, scope: Scope) -> Rewrite | None:
     if not isinstance(e, Entry):
         return None
-    given = definitions(ctx).get(e.vector)
+    given = definitions(ctx, readable=True).get(e.vector)
     if given is None or given.dim != e.dim:
         return None
     return given.at(e.index), frozenset({given})

@@ -370,3 +370,20 @@ def test_a_limit_whose_variable_a_definition_reads_is_never_renamed() -> None:
     assert str(nested) == "lim[lambda→∞](lambda*lim[lambda→∞](p_w))"
     with pytest.raises(InvalidArgument, match="never renamed"):
         subst(Lim(a * lam, lam), {a: lam})  # capture would need the limit renamed
+
+
+def test_a_definition_a_sum_hides_still_says_what_its_vector_depends_on() -> None:
+    # Found by the oracle's fuzzer on issue-12: under Σ_w (binding Lead's w) the definition
+    # r_j = s_j + λδ_jw was dropped, so r_w looked free of s and ∂(Σ_w r_w)/∂s_i became 0.
+    # At n = 2, i = 1: ∂/∂s₁ Σ_w (s_w + λδ_w,w₀) = 1, not 0.
+    from scaledattn.kernel import Lead
+
+    lam, w = Symbol("lambda", real=True), index("w")
+    lead = (Lead(r, s, w, lam),)
+    term = C.Deriv(IndexSum(r[w], w, n), s[i])
+    assert verdict(term, IndexSum(S.Zero, w, n), C.deriv_linear, lead) is not None
+    assert verdict(term, S.Zero, C.deriv_linear, lead) is not None
+    inside = arg_scopes(IndexSum(r[w], w, n), Scope())[0]
+    hidden = Context(lead).visible(inside)
+    assert hidden.assumptions == ()
+    assert hidden.unreadable == lead
