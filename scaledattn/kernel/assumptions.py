@@ -270,9 +270,14 @@ class Positive(Assumption):
 
 @dataclass(frozen=True)
 class Context:
-    """The declared assumptions of a derivation."""
+    """The declared assumptions of a derivation.
+
+    ``unreadable`` holds the definitions a position may not read (``visible``): they
+    still say what a defined vector depends on.
+    """
 
     assumptions: tuple[Assumption, ...] = ()
+    unreadable: tuple[Assumption, ...] = ()
 
     @classmethod
     def of(cls, assumptions: Iterable[Assumption]) -> Context:
@@ -303,19 +308,19 @@ class Context:
 
         A fact about a symbol (c > 0, t ≠ w, m ∈ 1..n, E[X] = t) says nothing where a
         binder rebinds that symbol; a definition (rⱼ = sⱼ + λδⱼw) is not read under a sum
-        binding one of its parameters, which would capture it. Under a limit over λ a
-        definition mentioning λ is read with the limit's λ: that is what it defines.
+        binding one of its parameters, which would capture it, but it is kept as
+        ``unreadable``: r still depends on s there. Under a limit over λ a definition
+        mentioning λ is read with the limit's λ: that is what it defines.
         """
         bound = scope.bound
         if not bound:
             return self
         sums = bound - scope.limits
-        keep = tuple(
-            a
-            for a in self.assumptions
-            if not (a.constrains() & bound) and not (a.parameters() & sums)
-        )
-        return self if len(keep) == len(self.assumptions) else Context(keep)
+        keep = tuple(a for a in self.assumptions if not (a.constrains() & bound))
+        readable = tuple(a for a in keep if not (a.parameters() & sums))
+        if len(readable) == len(self.assumptions):
+            return self
+        return Context(readable, tuple(a for a in keep if a not in readable))
 
     def entails(self, assumption: Assumption) -> bool:
         """True when ``assumption`` is declared here (syntactically)."""

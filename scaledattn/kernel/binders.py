@@ -10,7 +10,8 @@ outside it. Everything else in the kernel asks this module:
   ``vsubst`` with ``variant``);
 - a binder is made with its bound symbols fresh for its own outer arguments and for
   every binder inside its scope (:meth:`Binder.unshadowed`, run by every constructor),
-  so shadowing never reaches a rule: ``Σᵢ Σᵢ i`` is built as ``Σᵢ Σ_{i'} i'``;
+  so shadowing never reaches a rule: ``Σᵢ Σᵢ i`` is built as ``Σᵢ Σ_{i'} i'``; a limit,
+  whose λ definitions read by name, is never renamed (what would need it is refused);
 - :class:`Scope` and :func:`arg_scopes` answer "what is bound on the path to this
   position", with each bound symbol's range; the rule walker, the theorem rewriter
   and ``Context.visible`` (which drops every fact about a symbol bound there) use it.
@@ -29,12 +30,14 @@ Sum(i*i', (i', 1, n))
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import sympy
 from sympy import Dummy, Expr, Symbol
+
+from scaledattn.errors import InvalidArgument
 
 __all__ = ["Binder", "Scope", "arg_scopes", "fresh_like", "rename_away", "subst", "walk_scoped"]
 
@@ -48,6 +51,9 @@ class Binder(Expr):
 
     bound_at: tuple[int, ...] = (1,)
     scope_at: tuple[int, ...] = (0,)
+    #: False for a binder whose variable definitions read by name (a limit's λ): such a
+    #: binder is never renamed, and what would need a renaming is refused instead.
+    renameable = True
 
     @property
     def bound(self) -> tuple[Symbol, ...]:
@@ -68,7 +74,16 @@ class Binder(Expr):
         return (inner - set(self.bound)) | outer
 
     def with_bound(self, new: tuple[Symbol, ...]) -> Binder:
-        """The same term with its bound symbols renamed to ``new`` (alpha-conversion)."""
+        """The same term with its bound symbols renamed to ``new`` (alpha-conversion).
+
+        A binder that is not ``renameable`` refuses (InvalidArgument): the definitions
+        its body reads would no longer see its variable.
+        """
+        if not self.renameable and tuple(new) != self.bound:
+            raise InvalidArgument(
+                f"the variable {', '.join(map(str, self.bound))} of {type(self).__name__}"
+                " is read by name by the definitions it reaches: it is never renamed"
+            )
         mapping = dict(zip(self.bound, new, strict=True))
         args = list(self.args)
         for k in self.scope_at:
@@ -80,6 +95,9 @@ class Binder(Expr):
 
     def unshadowed(self) -> Binder:
         """Return the binder with no shadowing: its symbols fresh for its bounds and inner binders.
+
+        An inner limit over one of its symbols keeps its name (limits are never
+        renamed): it shadows, innermost first, and ``subst`` and ``Scope`` respect that.
 
         A bound symbol that also occurs in an outer argument (Σ_{i=1}^{i}) is renamed;
         an inner binder that rebinds one of this binder's symbols is renamed.
@@ -135,13 +153,10 @@ def _rename_inner(e: Any, names: set[Symbol]) -> Any:
     """``e`` with every binder that rebinds one of ``names`` renamed away from them."""
     if not getattr(e, "args", ()) or e.is_Atom:
         return e
-    if isinstance(e, Binder) and names & set(e.bound):
-        e = e.with_bound(_fresh_for(e.bound, names & set(e.bound), _names(e) | _str(names)))
+    if isinstance(e, Binder) and e.renameable and names & set(e.bound):
+        taken = _names(e) | {s.name for s in names}
+        e = e.with_bound(_fresh_for(e.bound, names & set(e.bound), taken))
     return e.func(*(_rename_inner(a, names) for a in e.args))
-
-
-def _str(symbols: Iterable[Symbol]) -> set[str]:
-    return {s.name for s in symbols}
 
 
 # ------------------------------------------------------------------ substitution
@@ -198,7 +213,7 @@ def rename_away(b: Binder, avoid: set[Symbol]) -> Binder:
     clash = set(b.bound) & avoid
     if not clash:
         return b
-    return b.with_bound(_fresh_for(b.bound, clash, _names(b) | _str(avoid)))
+    return b.with_bound(_fresh_for(b.bound, clash, _names(b) | {s.name for s in avoid}))
 
 
 # ------------------------------------------------------------------------ scope
@@ -216,19 +231,15 @@ class Scope:
     ranges: tuple[tuple[Symbol, tuple[Expr, ...]], ...] = ()
     limits: frozenset[Symbol] = frozenset()
     distinct: frozenset[frozenset[Symbol]] = frozenset()
-    _index: dict[Symbol, tuple[Expr, ...]] = field(default_factory=dict, compare=False, repr=False)
-
-    def __post_init__(self) -> None:
-        self._index.update(self.ranges)
 
     @property
     def bound(self) -> frozenset[Symbol]:
         """Every symbol bound on the path."""
-        return frozenset(self._index)
+        return frozenset(s for s, _ in self.ranges)
 
     def range_of(self, s: Any) -> tuple[Expr, ...] | None:
         """The outer arguments of the binder that binds ``s`` here, or None when s is free."""
-        return self._index.get(s)
+        return next((r for x, r in self.ranges if x == s), None)
 
     def enter(self, b: Binder) -> Scope:
         """The scope inside binder ``b``: its symbols bound afresh, facts about them dropped."""

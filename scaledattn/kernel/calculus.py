@@ -89,7 +89,7 @@ def _softmax_def(e: Expr, ctx: Context, scope: Scope) -> Rewrite | None:
 def _entries_def(e: Expr, ctx: Context, scope: Scope) -> Rewrite | None:
     if not isinstance(e, Entry):
         return None
-    given = definitions(ctx).get(e.vector)
+    given = definitions(ctx, readable=True).get(e.vector)
     if given is None or given.dim != e.dim:
         return None
     return given.at(e.index), frozenset({given})
@@ -314,11 +314,7 @@ def _rational_limit(f: Expr, lam: Symbol) -> Expr | None:
         return None
     value = sympy.S.Zero if p.is_zero or p.degree() < q.degree() else p.LC() / q.LC()
     back = {unit: sympy.exp(x) for x, unit in units.items()}
-    try:
-        value = sympy.cancel(value)
-    except sympy.PolynomialError:  # pragma: no cover - cancel is total on these terms
-        return None
-    return value.xreplace(back)
+    return sympy.cancel(value).xreplace(back)  # cancel is total on these terms
 
 
 def _limit_at_infinity(e: Expr, ctx: Context, scope: Scope) -> Rewrite | None:

@@ -468,6 +468,8 @@ def _canon(expr: Any, depth: int) -> Any:
         i, j = expr.indices
         swapped = expr.remake(expr.body, (j, i), expr.upper)
         return min((_canon_cross(expr, depth), _canon_cross(swapped, depth)), key=sympy.srepr)
+    if isinstance(expr, Binder) and not expr.renameable:
+        return expr.func(*(_canon(a, depth) for a in expr.args))
     if isinstance(expr, Binder):
         dummies = tuple(_canonical_dummy(depth + n, s) for n, s in enumerate(expr.bound))
         renamed = expr.with_bound(dummies)

@@ -195,6 +195,7 @@ class Lim(Binder, OpaqueTerm):
 
     is_commutative = True
     is_limit = True
+    renameable = False  # Lead(r, s, w, λ) makes rⱼ depend on the limit's λ by its name
 
     def __new__(cls, f: Any, variable: Any) -> Lim:
         if not (isinstance(variable, Symbol) and variable.is_real):
@@ -333,9 +334,14 @@ class Distinct(Assumption):
 # ------------------------------------------------------------------------ helpers
 
 
-def definitions(ctx: Any) -> dict[str, Entries]:
-    """The vectors whose entries the context defines, by name."""
-    return {a.name: a for a in ctx.assumptions if isinstance(a, Entries)}
+def definitions(ctx: Any, readable: bool = False) -> dict[str, Entries]:
+    """The vectors whose entries the context defines, by name.
+
+    All of them by default (what a defined vector depends on); with ``readable``, only
+    those a rule may unfold at this position (``Context.visible``).
+    """
+    found = ctx.assumptions if readable else (*ctx.assumptions, *ctx.unreadable)
+    return {a.name: a for a in found if isinstance(a, Entries)}
 
 
 def depends_on(expr: Expr, name: str, defs: dict[str, Entries], symbol: Any = None) -> bool:

@@ -213,7 +213,9 @@ def test_subst_renames_a_binder_that_would_capture_and_skips_bound_occurrences()
     cross = CrossSum(s[i] * s[j], i, j, n)
     assert subst(cross, {i: k}) == cross
     assert subst(Lim(a * b, b), {b: a}) == Lim(a * b, b)
-    assert same(subst(Lim(a * b, b), {a: b}), Lim(b * c, c)) is True
+    # A limit's variable is never renamed (definitions read it by name): capture is refused.
+    with pytest.raises(InvalidArgument, match="never renamed"):
+        subst(Lim(a * b, b), {a: b})
 
 
 # ---------------------------------------------------------- registered rules, axioms
@@ -351,3 +353,37 @@ def test_the_latex_of_a_proof_names_its_axioms_and_the_signs_of_its_symbols() ->
     assert r"\text{sigma > 0 (carried by the symbol)}" in carried._repr_latex_()
     assumed = calc("u", Var(X), E(X**2)).eq(E(X**2), by=axiom(FORGET)).qed()
     assert r"\text{verified modulo axiom forget_mean}" in assumed._repr_latex_()
+
+
+def test_a_limit_whose_variable_a_definition_reads_is_never_renamed() -> None:
+    # H-F4 (the oracle's fuzzer): lim_λ p_w = lim_μ p_w by ring, for r = s + λ·e_w, p =
+    # softmax(r). At n = 2, w = 1, s = (0, 0), λ₀ = 0: the left is 1 (the lead wins), the
+    # right the limit of a constant, p_w at λ₀ = 1/2.
+    from scaledattn.kernel import Lead, SoftmaxVector
+
+    lam, mu = Symbol("lambda", real=True), Symbol("mu", real=True)
+    w = index("w")
+    p = SoftmaxVector(r)
+    assert verdict(Lim(p[w], lam), Lim(p[w], mu), R.ring, (Lead(r, s, w, lam),)) is not None
+    assert verdict(Lim(p[w], lam), Lim(p[w], lam), R.ring, (Lead(r, s, w, lam),)) is None
+    nested = Lim(Lim(p[w], lam) * lam, lam)  # the inner limit keeps its λ: it shadows
+    assert str(nested) == "lim[lambda→∞](lambda*lim[lambda→∞](p_w))"
+    with pytest.raises(InvalidArgument, match="never renamed"):
+        subst(Lim(a * lam, lam), {a: lam})  # capture would need the limit renamed
+
+
+def test_a_definition_a_sum_hides_still_says_what_its_vector_depends_on() -> None:
+    # Found by the oracle's fuzzer on issue-12: under Σ_w (binding Lead's w) the definition
+    # r_j = s_j + λδ_jw was dropped, so r_w looked free of s and ∂(Σ_w r_w)/∂s_i became 0.
+    # At n = 2, i = 1: ∂/∂s₁ Σ_w (s_w + λδ_w,w₀) = 1, not 0.
+    from scaledattn.kernel import Lead
+
+    lam, w = Symbol("lambda", real=True), index("w")
+    lead = (Lead(r, s, w, lam),)
+    term = C.Deriv(IndexSum(r[w], w, n), s[i])
+    assert verdict(term, IndexSum(S.Zero, w, n), C.deriv_linear, lead) is not None
+    assert verdict(term, S.Zero, C.deriv_linear, lead) is not None
+    inside = arg_scopes(IndexSum(r[w], w, n), Scope())[0]
+    hidden = Context(lead).visible(inside)
+    assert hidden.assumptions == ()
+    assert hidden.unreadable == lead
