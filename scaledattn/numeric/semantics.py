@@ -117,6 +117,8 @@ LIMIT_TOLERANCE = mpmath.mpf(10) ** -20
 #: A converged limit within its error of a fraction with at most this denominator is it.
 MAX_SNAP_DENOMINATOR = 64
 TOLERANCE = mpmath.mpf(10) ** -40
+#: An inexact number below this is not told from 0 at a singularity (1/x, √x, log x).
+NEAR_ZERO = mpmath.mpf(10) ** -30
 #: Exponents (of e, or of a power) beyond which the oracle gives up (undecided).
 MAX_EXPONENT = 10_000
 #: Evaluation steps allowed per term and world before the oracle gives up (undecided).
@@ -191,13 +193,22 @@ def _mul(a: Num, b: Num) -> Num:
     return _mpf(a) * _mpf(b)
 
 
+def _near_zero(a: Num) -> bool:
+    """An inexact number too close to 0 to tell from it (float noise of an exact 0)."""
+    return not _exact(a) and abs(a) < NEAR_ZERO
+
+
 def _inverse(a: Num) -> Num:
     if a == 0:
         raise Undefined("division by zero")
+    if _near_zero(a):
+        raise Undecided("division by a number the oracle cannot tell from 0")
     return 1 / a if _exact(a) else 1 / _mpf(a)
 
 
 def _sqrt(a: Num) -> Num:
+    if _near_zero(a) and a < 0:
+        raise Undecided("the root of a number the oracle cannot tell from 0")
     if a < 0:
         raise Undefined("the square root of a negative number")
     if _exact(a):
@@ -220,6 +231,8 @@ def _power(base: Num, exponent: Num) -> Num:
         return _mpf(base) ** n
     if _exact(exponent) and exponent.denominator == 2:
         return _power(_sqrt(base), Fraction(exponent.numerator))
+    if _near_zero(base):
+        raise Undecided("a power of a number the oracle cannot tell from 0")
     if base < 0:
         raise Undefined("a negative number to a non-integer power")
     if base == 0:
@@ -238,6 +251,8 @@ def _exp(a: Num) -> Num:
 
 
 def _log(a: Num) -> Num:
+    if _near_zero(a):
+        raise Undecided("the log of a number the oracle cannot tell from 0")
     if a <= 0:
         raise Undefined("the log of a number ≤ 0")
     return Fraction(0) if a == 1 else mpmath.log(_mpf(a))
@@ -664,21 +679,25 @@ def _truth(prop: Any, world: World) -> tuple[bool, Any]:
 
 
 def _prop(prop: Any, ev: _Evaluator) -> bool:
+    """Truth: a = b needs both sides defined (else Undefined); ∨ is true if a part is."""
     if isinstance(prop, sympy.Equality):
-        # a = b is true when both sides are defined and equal (at every outcome), so an
-        # equation with an undefined side is false, as x = √−1 is over the reals
         outcomes = ev.world.outcomes if _random(prop, ev.world, set()) else ((Fraction(1), None),)
-        try:
-            return all(
-                equal(ev.eval(prop.lhs, {}, omega), ev.eval(prop.rhs, {}, omega), ev.state.slack)
-                for _, omega in outcomes
-            )
-        except Undefined:
-            return False
-    if isinstance(prop, sympy.Or):
-        return any(_prop(a, ev) for a in prop.args)
-    if isinstance(prop, sympy.And):
-        return all(_prop(a, ev) for a in prop.args)
+        return all(
+            equal(ev.eval(prop.lhs, {}, omega), ev.eval(prop.rhs, {}, omega), ev.state.slack)
+            for _, omega in outcomes
+        )
+    if isinstance(prop, (sympy.Or, sympy.And)):
+        want = isinstance(prop, sympy.Or)
+        undefined = None
+        for a in prop.args:
+            try:
+                if _prop(a, ev) is want:
+                    return want
+            except Undefined as err:
+                undefined = err
+        if undefined is not None:
+            raise undefined
+        return not want
     if isinstance(prop, (BooleanTrue, BooleanFalse)):
         return bool(prop)
     raise Undecided(f"the semantics does not know the proposition {prop}")
