@@ -207,7 +207,7 @@ def _inverse(a: Num) -> Num:
 
 
 def _sqrt(a: Num) -> Num:
-    if _near_zero(a) and a < 0:
+    if _near_zero(a):  # √ turns float noise of 10⁻⁶¹ into 10⁻³¹, past the tolerance
         raise Undecided("the root of a number the oracle cannot tell from 0")
     if a < 0:
         raise Undefined("the square root of a negative number")
