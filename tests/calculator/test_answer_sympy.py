@@ -74,7 +74,8 @@ def test_printing_is_unchanged(a: Answer) -> None:
 def test_the_attached_derivation_stays_reachable_and_is_not_on_the_shared_expression(
     a: Answer,
 ) -> None:
-    assert a.theorem.name and audit_of(a.derivation).verified
+    assert a.theorem.name
+    assert audit_of(a.derivation).verified
     assert sympy.sympify(a) is a.expr
     assert not hasattr(a.expr, "theorem")  # SymPy shares expressions: nothing attached
     assert not hasattr(a * 2, "derivation")
