@@ -15,7 +15,7 @@ Examples
 >>> mean(corr="rho")
 d_k*rho
 >>> variance(d_k=64).theorem.name
-'variance'
+'variance(d_k=64)'
 """
 
 from __future__ import annotations

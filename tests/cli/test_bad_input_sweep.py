@@ -56,9 +56,9 @@ SWEEP: dict[str, list[Bad]] = {
     ],
     "derive": [
         bad("derive", says="the following arguments are required: NAME"),
-        bad("derive", "no_such_theorem", says="unknown theorem 'no_such_theorem'"),
-        bad("derive", "", says="unknown theorem ''"),
-        bad("derive", "ünïcode", says="unknown theorem 'ünïcode'"),
+        bad("derive", "no_such_theorem", says="unknown theorem or rule 'no_such_theorem'"),
+        bad("derive", "", says="unknown theorem or rule ''"),
+        bad("derive", "ünïcode", says="unknown theorem or rule 'ünïcode'"),
         bad("derive", "unique_scale", "--format", "pdf", says="invalid choice: 'pdf'"),
         bad("derive", "unique_scale", "--format", "", says="invalid choice: ''"),
         bad("derive", "unique_scale", "--format", says="expected one argument"),
