@@ -119,6 +119,11 @@ def _indent(text: str, n: int) -> str:
     return "\n".join(" " * n + line for line in text.split("\n"))
 
 
+def plural(n: int, noun: str) -> str:
+    """``n noun`` with the noun in the plural unless n is 1: '1 step', '2 steps'."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
 def verdict_line(audit: Audit) -> str:
     """One line: VERIFIED or REJECTED, with the count of steps and the assumptions used."""
     d = audit.derivation
@@ -127,11 +132,13 @@ def verdict_line(audit: Audit) -> str:
         used_list = [a for a in d.assumptions if a in audit.theorem.used]
         if not d.assumptions:
             used = "no assumptions"
+        elif len(used_list) == len(d.assumptions) == 1:
+            used = "used its 1 declared assumption"
         elif len(used_list) == len(d.assumptions):
             used = f"used all {len(used_list)} declared assumptions"
         else:
             used = "used " + "; ".join(assumption_text(a) for a in used_list)
-        line = f"VERIFIED {d.name}: {n} steps checked by the kernel, {used}"
+        line = f"VERIFIED {d.name}: {plural(n, 'step')} checked by the kernel, {used}"
         unused = audit.theorem.unused
         if unused:
             line += "; declared but unused: " + "; ".join(assumption_text(a) for a in unused)

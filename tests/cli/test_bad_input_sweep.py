@@ -194,9 +194,10 @@ SWEEP: dict[str, list[Bad]] = {
         bad("softmax", "1", "2", "--scale=-inf", says="--scale must be a positive number"),
         bad("softmax", "1", "2", "--scale", "1e-320", says="too small"),
         bad("softmax", "1", "2", "--scale", "", says="invalid float value: ''"),
-        bad("softmax", "1", "2", "--target", "2", says="--target must be an index from 0 to 1"),
-        bad("softmax", "1", "2", "--target=-1", says="--target must be an index"),
-        bad("softmax", "1", "2", "--target", HUGE, says="--target must be an index"),
+        bad("softmax", "1", "2", "--target", "3", says="--target must be a key from 1 to 2"),
+        bad("softmax", "1", "2", "--target", "0", says="--target must be a key from 1 to 2"),
+        bad("softmax", "1", "2", "--target=-1", says="--target must be a key"),
+        bad("softmax", "1", "2", "--target", HUGE, says="--target must be a key"),
         bad("softmax", "1", "2", "--target", "1.0", says="invalid int value"),
         bad("softmax", "1", "2", "--json=1", says="ignored explicit argument '1'"),
     ],
@@ -414,7 +415,7 @@ BAD_VALUES: dict[str, dict[str | None, list[str]]] = {
     "softmax": {
         None: ["nan", "inf", "1e400", "x", "ünï", ",,x"],
         "--scale": ["", "x", "ünï", "0", "-1", *NOT_FINITE, "1e-320"],
-        "--target": [*NOT_INT, "-1", "2", HUGE],
+        "--target": [*NOT_INT, "-1", "0", HUGE],
         "--json": FLAG,
     },
     "experiment": {
