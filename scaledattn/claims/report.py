@@ -42,6 +42,8 @@ def result_text(result: Result, detail: bool = True) -> str:
     elif result.reason:
         verdict += f" — {result.reason}"
     lines.append(verdict)
+    for remedy in result.remedies:
+        lines.append(f"Way out   {remedy}")
     if result.evidence:
         lines.append("Evidence")
         for e in result.evidence:
