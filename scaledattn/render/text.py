@@ -8,6 +8,7 @@ from sympy.printing.pretty.stringpict import prettyForm, stringPict
 
 from scaledattn.errors import ProofError
 from scaledattn.kernel import Audit
+from scaledattn.render.diagnose import diagnosis
 from scaledattn.render.display import (
     abbreviations,
     assumption_text,
@@ -95,11 +96,16 @@ def audit_text(audit: Audit) -> str:
     out.append("")
     blocks = [(_block("    ", d.start, ""), "")]
     rel = "  = " if kind_of(d.statement) == "calc" else "  ⇔ "
+    previous = d.start
     for r in audit.steps:
         mark = "✓" if r.ok else "✗"
         label = f"{mark} {r.rule_name}" + (f" — {r.step.note}" if r.step.note else "")
-        error = _indent(str(r.error), 6) if r.error is not None else ""
+        error = ""
+        if r.error is not None:
+            words = [f"  {line}" for line in diagnosis(r.error, previous)]
+            error = _indent("\n".join([str(r.error), *words]), 6)
         blocks.append((_block(rel, r.step.claim, label), error))
+        previous = r.step.claim
     width = min(max(len(left) for rows, _ in blocks for left, _ in rows) + 3, RULE_COLUMN_MAX)
     out += _layout(blocks, width)
     if audit.statement_error is not None:
