@@ -36,7 +36,12 @@ class Page:
 
 
 def docstring_markdown(doc: str) -> str:
-    """A numpy-style module docstring as Markdown (underlined headings become ####)."""
+    """A numpy-style module docstring as Markdown.
+
+    Underlined headings become ``##`` (the page's title is ``#``: no level skipped),
+    Sphinx roles such as ``:mod:`x``` become code spans, and reST's double
+    backticks single ones.
+    """
     lines = doc.strip("\n").splitlines()
     out: list[str] = []
     n = 0
@@ -44,17 +49,19 @@ def docstring_markdown(doc: str) -> str:
         line = lines[n]
         underline = lines[n + 1] if n + 1 < len(lines) else ""
         if line.strip() and re.fullmatch(r"-{3,}", underline.strip()):
-            out += [f"#### {line.strip()}", ""]
+            out += [f"## {line.strip()}", ""]
             n += 2
             continue
         out.append(line[4:] if line.startswith("    ") and not line.startswith("    >>>") else line)
         n += 1
-    return _drop_examples("\n".join(out)).strip() + "\n"
+    text = _drop_examples("\n".join(out)).strip() + "\n"
+    text = re.sub(r":(?:mod|func|class|meth|attr|data|exc|obj):`~?([^`]+)`", r"`\1`", text)
+    return re.sub(r"``([^`]+)``", r"`\1`", text)
 
 
 def _drop_examples(text: str) -> str:
     """Remove the doctest Examples section (it is tested, not shown)."""
-    return re.sub(r"#### Examples\n.*?(?=\n#### |\Z)", "", text, flags=re.S)
+    return re.sub(r"## Examples\n.*?(?=\n## |\Z)", "", text, flags=re.S)
 
 
 def theorem_page(module: TheoremModule) -> Page:
