@@ -30,6 +30,7 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from itertools import combinations
+from typing import Any
 
 import sympy
 from sympy import Expr
@@ -44,7 +45,7 @@ from scaledattn.errors import InvalidArgument
 from scaledattn.kernel import Cov, RandomVariable
 from scaledattn.kernel.expr import MOMENT_OPERATORS, is_random
 
-__all__ = ["MAX_TRIES", "with_remedies"]
+__all__ = ["MAX_TRIES", "completed", "with_remedies"]
 
 #: At most this many candidates are verified again (each is a full verification).
 MAX_TRIES = 6
@@ -198,3 +199,39 @@ def _conditions(
                 if value.is_real is False or (positive and not value.is_positive):
                     continue
                 yield name, value
+
+
+def completed(text: str, assume: Sequence[str], refusal: InvalidArgument) -> InvalidArgument:
+    """``refusal`` of a claim without a relation, completed with the term's value if one verifies.
+
+    ``var(dot(q, k))`` alone is not a claim; its value under the assumptions is d_k,
+    so the refusal offers ``var(dot(q, k)) = d_k``, verified before it is offered.
+    """
+    if "needs a relation" not in str(refusal):
+        return refusal
+    try:
+        from scaledattn.calculator.parse import Parser
+        from scaledattn.claims.syntax import CLAIMS
+
+        tree = Parser(text, CLAIMS).parse()
+        fake = parse_claim_of(tree, text)
+        setup = prepare(fake, [parse_assumption(a) for a in assume])
+        (value, _) = setup.sides
+        if isinstance(value, tuple) or not has_moments(value):
+            return refusal
+        end = normalize(value, setup.env).end
+        if has_moments(end) or is_random(end):
+            return refusal
+    except (InvalidArgument, TypeError, ValueError, ArithmeticError):
+        return refusal
+    candidate = f"{text.strip()} = {sympy.sstr(end)}"
+    if not _Tries(assume).holds(candidate, ()):
+        return refusal
+    return InvalidArgument(f'{refusal}; did you mean "{candidate}"?')
+
+
+def parse_claim_of(tree: Any, text: str) -> Claim:
+    """The claim ``tree = 0`` (a stand-in right side, only to build the term's value)."""
+    from scaledattn.calculator.parse import Node
+
+    return Claim(text, "chain", (tree, Node("num", sympy.Integer(0), text="0")), ("=",))

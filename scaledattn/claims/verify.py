@@ -88,7 +88,12 @@ def verify(
     raises InvalidArgument with a one-line message. A refuted identity also gets what
     would make it true (:mod:`scaledattn.claims.remedy`) unless ``remedies`` is False.
     """
-    parsed = parse_claim(claim)
+    try:
+        parsed = parse_claim(claim)
+    except InvalidArgument as refusal:  # a bare term: offer its value, if one verifies
+        from scaledattn.claims.remedy import completed
+
+        raise completed(claim, assume, refusal) from None
     try:
         setup = prepare(parsed, [parse_assumption(a) for a in assume])
         context = Context(setup, seed, dict(trials or {}))

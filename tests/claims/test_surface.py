@@ -109,3 +109,17 @@ def test_what_stays_outside_the_grammar_is_refused_in_one_line(typed: str, fragm
 def test_the_calculator_reads_powers_both_ways_and_the_same_characters() -> None:
     assert parse_expression("sigma^2") == parse_expression("sigma**2") == parse_expression("σ²")
     assert parse_expression("2 sigma^2") == 2 * parse_expression("sigma**2")
+
+
+@pytest.mark.parametrize(
+    ("typed", "assume"),
+    [("var(dot(q, k))", []), ("E[q·k/√dₖ]", []), ("std(dot(q, k))", ["Var(q_i) = 4"])],
+)
+def test_a_bare_term_is_refused_with_its_value_which_verifies_when_pasted_back(
+    typed: str, assume: list[str]
+) -> None:
+    with pytest.raises(InvalidArgument, match="a claim needs a relation") as err:
+        verify(typed, assume)
+    (suggestion,) = _suggestions(str(err.value))
+    assert suggestion.startswith(typed)
+    assert verify(suggestion, assume).verdict is V
