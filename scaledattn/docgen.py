@@ -13,6 +13,7 @@ from pathlib import Path
 
 from scaledattn.derive import audit_of
 from scaledattn.docsync import sync_text
+from scaledattn.kernel import Derivation
 from scaledattn.numeric.evidence import DerivationWitness, module_witness, witness_line
 from scaledattn.registry import TheoremModule, find_derivation, theorem_modules
 from scaledattn.render.markdown import audit_markdown
@@ -73,7 +74,29 @@ def theorem_page(module: TheoremModule) -> Page:
     for d in module.derivations:
         parts.append(audit_markdown(audit_of(d), heading="##"))
         parts.append(witness_markdown(module_witness(module, d)))
+    lemmas = module_lemmas(module)
+    if lemmas:
+        parts.append("## Lemmas cited above\n")
+        parts.append("Each opens with `scaledattn derive NAME` as well.\n")
+        parts += [audit_markdown(audit_of(d), heading="###") for d in lemmas]
     return Page(f"theorems/{module.name}.md", "\n".join(parts))
+
+
+def module_lemmas(module: TheoremModule) -> list[Derivation]:
+    """The derivations a module's theorems cite that no module registers."""
+    registered = {d.name for m in theorem_modules() for d in m.derivations}
+    found: dict[str, Derivation] = {}
+
+    def walk(d: Derivation) -> None:
+        for step in d.steps:
+            if isinstance(step.rule, Derivation):
+                walk(step.rule)
+                if step.rule.name not in registered:
+                    found.setdefault(step.rule.name, step.rule)
+
+    for d in module.derivations:
+        walk(d)
+    return list(found.values())
 
 
 def witness_markdown(witness: DerivationWitness) -> str:
@@ -90,7 +113,7 @@ def theorems_index(modules: tuple[TheoremModule, ...]) -> Page:
     lines.append("Every derivation below is checked by the kernel when the page is generated.\n")
     lines += ["| theorem | derivation | steps | verdict |", "|---|---|---:|---|"]
     for m in modules:
-        for d in m.derivations:
+        for d in (*m.derivations, *module_lemmas(m)):
             verdict = "verified" if audit_of(d).verified else "**rejected**"
             lines.append(
                 f"| [{m.name}](theorems/{m.name}.md) | `{d.name}` | {len(d.steps)} | {verdict} |"
