@@ -13,8 +13,9 @@ It runs in two passes, neither of which evaluates anything:
 2. :func:`rewrite_tokens` works on tokens: ``E[X]`` is ``E(X)``, ``q·k`` (or
    ``q*k``, ``qᵀk``) is ``dot(q, k)``, and a product is implicit where nothing else
    can be meant: a number or a closing parenthesis directly before a name, a call,
-   ``(`` or ``√`` (``2Cov(X, Y)``, ``16 d_k``). After ``/`` or ``**`` such a product
-   is ambiguous (``1/2d_k``) and is refused with both readings.
+   ``(`` or ``√``, or a name before a name (``2Cov(X, Y)``, ``16 d_k``, ``q_1 k_1``).
+   After ``/`` such a product is ambiguous (``1/2d_k``), and after ``**`` when nothing
+   separates it (``2^3x``, but ``x^2 y`` is x²·y): both are refused with both readings.
 
 Examples
 --------
@@ -357,25 +358,35 @@ def _implicit_products(tokens: list[Token], functions: Sequence[str], text: str)
     """A '*' between a number or ')' and a name, call, '(' or '√' that follows it directly."""
     out: list[Token] = []
     for n, token in enumerate(tokens):
-        if out and _implicit(out[-1], token):
+        if out and _implicit(out[-1], token, functions):
             start = _factor_start(out)
             before = out[start - 1] if start > 0 else None
-            if before is not None and _is(before, "op", "/", "**"):
+            left = out[-1]
+            touching = left[0] != "op" and left[2] + len(left[1]) == token[2]
+            if before is not None and (
+                _is(before, "op", "/") or (_is(before, "op", "**") and touching)
+            ):
                 _ambiguous(out, start, tokens, n, text, before)
             out.append(("op", "*", token[2]))
         out.append(token)
     return out
 
 
-def _implicit(left: Token, right: Token) -> bool:
+def _implicit(left: Token, right: Token, functions: Sequence[str]) -> bool:
+    """True when ``left right`` is a product: ``2X``, ``16 d_k``, ``(a)(b)``, ``q_1 k_1``.
+
+    A name before ``(`` is not one (it would read as a call), nor a function's name.
+    """
+    if left[0] == "name":
+        return left[1] not in functions and (right[0] == "name" or _is(right, "op", "√"))
     left_ends = left[0] == "number" or _is(left, "op", ")")
     right_starts = right[0] == "name" or _is(right, "op", "(", "√")
     return left_ends and right_starts
 
 
 def _factor_start(out: list[Token]) -> int:
-    """Where the factor that ends ``out`` starts: the number, or the matching '('."""
-    if out[-1][0] == "number":
+    """Where the factor that ends ``out`` starts: the number or name, or the matching '('."""
+    if out[-1][0] in ("number", "name"):
         return len(out) - 1
     depth = 0
     for m in range(len(out) - 1, -1, -1):
@@ -400,7 +411,8 @@ def _ambiguous(
     grouped = text[:first] + f"({left}*{right})" + text[last:]
     product = text[:first] + f"{left}*{right}" + text[last:]
     raise InvalidArgument(
-        f"the implicit product {left}{right} after {sign!r} is ambiguous in {_quote(text)};"
+        f"the implicit product {text[first:last]!r} after {sign!r} is ambiguous in"
+        f" {_quote(text)};"
         f" did you mean {_quote(grouped)} or {_quote(product)}?"
     )
 

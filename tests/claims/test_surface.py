@@ -44,6 +44,8 @@ V, R = Verdict.VERIFIED, Verdict.REFUTED
         ("Var(2X) = 2Var(X)", "Var(2 * X) = 2 * Var(X)", R),
         ("Var(X^2) = Var(X**2)", None, V),
         ("d_{k} = d_k", None, V),
+        ("E[q_1 k_1] = 0", "E(q_1 * k_1) = 0", V),
+        ("c Var(X) = Var(X) c", "c * Var(X) = Var(X) * c", V),
     ],
 )
 def test_each_phrasing_is_read_into_the_canonical_claim(
