@@ -42,7 +42,7 @@ from scaledattn.claims.setup import prepare
 from scaledattn.claims.syntax import Claim, parse_assumption, unparse
 from scaledattn.claims.terms import CONSTANTS, SCALARS, has_moments
 from scaledattn.errors import InvalidArgument
-from scaledattn.kernel import Cov, RandomVariable
+from scaledattn.kernel import Cov, E, RandomVariable, Var
 from scaledattn.kernel.expr import MOMENT_OPERATORS, is_random
 
 __all__ = ["MAX_TRIES", "completed", "with_remedies"]
@@ -221,6 +221,8 @@ def completed(text: str, assume: Sequence[str], refusal: InvalidArgument) -> Inv
             return refusal
         end = normalize(value, setup.env).end
         if has_moments(end) or is_random(end):
+            end = _in_moments_of(end, _random_names(fake), setup.env)
+        if end is None:
             return refusal
     except (InvalidArgument, TypeError, ValueError, ArithmeticError):
         return refusal
@@ -235,3 +237,18 @@ def parse_claim_of(tree: Any, text: str) -> Claim:
     from scaledattn.calculator.parse import Node
 
     return Claim(text, "chain", (tree, Node("num", sympy.Integer(0), text="0")), ("=",))
+
+
+def _in_moments_of(end: Expr, names: list[str], env: Environment) -> Expr | None:
+    """``end`` as a constant times Var(V) or E(V) of one random variable V, if it is one."""
+    for name in names:
+        v = RandomVariable(name)
+        for moment in (Var(v), E(v)):
+            unit = sympy.expand(normalize(moment, env).end)
+            if unit == 0:
+                continue
+            ratio = sympy.cancel(sympy.expand(end) / unit)
+            if _no_moments(ratio):
+                result: Expr = ratio * moment
+                return result
+    return None

@@ -115,7 +115,12 @@ def test_the_calculator_reads_powers_both_ways_and_the_same_characters() -> None
 
 @pytest.mark.parametrize(
     ("typed", "assume"),
-    [("var(dot(q, k))", []), ("E[q·k/√dₖ]", []), ("std(dot(q, k))", ["Var(q_i) = 4"])],
+    [
+        ("var(dot(q, k))", []),
+        ("E[q·k/√dₖ]", []),
+        ("std(dot(q, k))", ["Var(q_i) = 4"]),
+        ("Var(2*X)", []),
+    ],
 )
 def test_a_bare_term_is_refused_with_its_value_which_verifies_when_pasted_back(
     typed: str, assume: list[str]
