@@ -82,3 +82,35 @@ def test_the_names_printed_beside_a_tick_and_after_by_open_with_the_command() ->
             [sys.executable, "-m", "scaledattn", "derive", name], capture_output=True, text=True
         )
         assert done.returncode == 0, (name, done.stderr)
+
+
+def _cited_in(text: str) -> set[str]:
+    """Names beside a ✓, in a Markdown step table, and listed after 'checked by the kernel'."""
+    # a ✓ that starts a bullet marks a numeric witness ("- ✓ q ~ coin …"), not a rule
+    names = set(re.findall(r"(?<!- )✓ ([A-Za-z0-9_·]+(?:\([^)]*\))?)", text))
+    names |= set(re.findall(r"^\| \d+ \| `([^`]+)` \|", text, re.M))
+    marker = "checked by the kernel ("
+    at = text.find(marker)
+    while at >= 0:
+        depth, start, n = 0, at + len(marker), at + len(marker)
+        while n < len(text) and not (text[n] == ")" and depth == 0):
+            depth += {"(": 1, ")": -1}.get(text[n], 0)
+            if text[n] == "," and depth == 0:
+                names.add(text[start:n].strip())
+                start = n + 1
+            n += 1
+        names.add(text[start:n].strip())
+        at = text.find(marker, n)
+    # prose in parentheses ("the kernel checks the listing: …") names nothing
+    return {n for n in names if re.fullmatch(r"[A-Za-z_][\w·]*(\([^()]*\))?", n)}
+
+
+def test_every_name_cited_in_the_readme_and_the_generated_pages_opens() -> None:
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    names: set[str] = set()
+    for page in [root / "README.md", *sorted((root / "docs").rglob("*.md"))]:
+        names |= _cited_in(page.read_text(encoding="utf-8"))
+    assert {"exercise2_variance", "variance_def", "dot_product_variance"} <= names
+    _opens(names)
