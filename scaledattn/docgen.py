@@ -13,6 +13,7 @@ from pathlib import Path
 
 from scaledattn.derive import audit_of
 from scaledattn.docsync import sync_text
+from scaledattn.kernel import Derivation
 from scaledattn.numeric.evidence import DerivationWitness, module_witness, witness_line
 from scaledattn.registry import TheoremModule, find_derivation, theorem_modules
 from scaledattn.render.markdown import audit_markdown
@@ -36,7 +37,12 @@ class Page:
 
 
 def docstring_markdown(doc: str) -> str:
-    """A numpy-style module docstring as Markdown (underlined headings become ####)."""
+    """A numpy-style module docstring as Markdown.
+
+    Underlined headings become ``##`` (the page's title is ``#``: no level skipped),
+    Sphinx roles such as ``:mod:`x``` become code spans, and reST's double
+    backticks single ones.
+    """
     lines = doc.strip("\n").splitlines()
     out: list[str] = []
     n = 0
@@ -44,17 +50,19 @@ def docstring_markdown(doc: str) -> str:
         line = lines[n]
         underline = lines[n + 1] if n + 1 < len(lines) else ""
         if line.strip() and re.fullmatch(r"-{3,}", underline.strip()):
-            out += [f"#### {line.strip()}", ""]
+            out += [f"## {line.strip()}", ""]
             n += 2
             continue
         out.append(line[4:] if line.startswith("    ") and not line.startswith("    >>>") else line)
         n += 1
-    return _drop_examples("\n".join(out)).strip() + "\n"
+    text = _drop_examples("\n".join(out)).strip() + "\n"
+    text = re.sub(r":(?:mod|func|class|meth|attr|data|exc|obj):`~?([^`]+)`", r"`\1`", text)
+    return re.sub(r"``([^`]+)``", r"`\1`", text)
 
 
 def _drop_examples(text: str) -> str:
     """Remove the doctest Examples section (it is tested, not shown)."""
-    return re.sub(r"#### Examples\n.*?(?=\n#### |\Z)", "", text, flags=re.S)
+    return re.sub(r"## Examples\n.*?(?=\n## |\Z)", "", text, flags=re.S)
 
 
 def theorem_page(module: TheoremModule) -> Page:
@@ -66,7 +74,29 @@ def theorem_page(module: TheoremModule) -> Page:
     for d in module.derivations:
         parts.append(audit_markdown(audit_of(d), heading="##"))
         parts.append(witness_markdown(module_witness(module, d)))
+    lemmas = module_lemmas(module)
+    if lemmas:
+        parts.append("## Lemmas cited above\n")
+        parts.append("Each opens with `scaledattn derive NAME` as well.\n")
+        parts += [audit_markdown(audit_of(d), heading="###") for d in lemmas]
     return Page(f"theorems/{module.name}.md", "\n".join(parts))
+
+
+def module_lemmas(module: TheoremModule) -> list[Derivation]:
+    """The derivations a module's theorems cite that no module registers."""
+    registered = {d.name for m in theorem_modules() for d in m.derivations}
+    found: dict[str, Derivation] = {}
+
+    def walk(d: Derivation) -> None:
+        for step in d.steps:
+            if isinstance(step.rule, Derivation):
+                walk(step.rule)
+                if step.rule.name not in registered:
+                    found.setdefault(step.rule.name, step.rule)
+
+    for d in module.derivations:
+        walk(d)
+    return list(found.values())
 
 
 def witness_markdown(witness: DerivationWitness) -> str:
@@ -83,7 +113,7 @@ def theorems_index(modules: tuple[TheoremModule, ...]) -> Page:
     lines.append("Every derivation below is checked by the kernel when the page is generated.\n")
     lines += ["| theorem | derivation | steps | verdict |", "|---|---|---:|---|"]
     for m in modules:
-        for d in m.derivations:
+        for d in (*m.derivations, *module_lemmas(m)):
             verdict = "verified" if audit_of(d).verified else "**rejected**"
             lines.append(
                 f"| [{m.name}](theorems/{m.name}.md) | `{d.name}` | {len(d.steps)} | {verdict} |"

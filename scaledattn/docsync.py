@@ -1,7 +1,8 @@
 """Keep command output shown in Markdown files equal to what the commands print now.
 
-A block is marked by an HTML comment naming a ``scaledattn`` command, followed by a
-fenced code block with its output::
+A block is marked by an HTML comment naming a ``scaledattn`` command (or ``python``
+and an example file under ``docs/examples/``), followed by a fenced code block with
+its output; ``<!-- source: PATH -->`` before a fenced block shows that file::
 
     <!-- output: scaledattn derive variance_of_sum -->
     ```
@@ -21,16 +22,37 @@ import shlex
 from pathlib import Path
 
 MARKER = re.compile(r"<!-- output: (?P<cmd>[^>]*?) -->\n```[^\n]*\n(?P<body>.*?)```", re.S)
+#: A block showing a file of the checkout: ``<!-- source: docs/examples/first_proof.py -->``.
+SOURCE = re.compile(
+    r"<!-- source: (?P<path>[^>]*?) -->\n```(?P<lang>[^\n]*)\n(?P<body>.*?)```", re.S
+)
+#: The checkout the example files live in.
+ROOT = Path(__file__).resolve().parents[1]
+#: The folder of the examples whose output a block may show (``python FILE``).
+EXAMPLES = "docs/examples/"
 
 
 def command_output(command: str) -> str:
-    """The standard output of ``scaledattn ARGS`` run in-process."""
+    """The standard output of ``scaledattn ARGS``, or of ``python docs/examples/FILE.py``.
+
+    Both run in-process: the command through :func:`scaledattn.cli.main`, an example
+    file with :mod:`runpy` (only files under ``docs/examples/`` of the checkout).
+    """
     from scaledattn.cli import main
 
     words = shlex.split(command)
-    if not words or words[0] != "scaledattn":
-        raise ValueError(f"an output block must name a scaledattn command, got {command!r}")
     out = io.StringIO()
+    if len(words) == 2 and words[0] == "python" and words[1].startswith(EXAMPLES):
+        import runpy
+
+        with contextlib.redirect_stdout(out):
+            runpy.run_path(str(ROOT / words[1]), run_name="__main__")
+        return out.getvalue()
+    if not words or words[0] != "scaledattn":
+        raise ValueError(
+            f"an output block must name a scaledattn command or python {EXAMPLES}FILE,"
+            f" got {command!r}"
+        )
     with contextlib.redirect_stdout(out):
         main(words[1:])
     return out.getvalue()
@@ -49,7 +71,14 @@ def sync_text(text: str) -> tuple[str, list[str]]:
             stale.append(command)
         return f"<!-- output: {command} -->\n```\n{body}```"
 
-    return MARKER.sub(replace, text), stale
+    def source(match: re.Match[str]) -> str:
+        path = match.group("path").strip()
+        body = (ROOT / path).read_text(encoding="utf-8")
+        if body != match.group("body"):
+            stale.append(f"source: {path}")
+        return f"<!-- source: {path} -->\n```{match.group('lang')}\n{body}```"
+
+    return SOURCE.sub(source, MARKER.sub(replace, text)), stale
 
 
 def sync_file(path: Path, check: bool = False) -> list[str]:

@@ -36,10 +36,43 @@ def all_derivations() -> tuple[Derivation, ...]:
     return tuple(d for m in theorem_modules() for d in m.derivations)
 
 
-def find_derivation(name: str) -> Derivation:
-    """The derivation called ``name``; InvalidArgument listing the known names if none."""
+def cited_lemmas() -> tuple[Derivation, ...]:
+    """Derivations that registered ones cite (``by=``) without being registered themselves.
+
+    The exercises' intermediate lemmas (``exercise2_variance``,
+    ``exercise3_variance_as_sums``) are such; each is listed and opened by name.
+    """
+    registered = {d.name for d in all_derivations()}
+    found: dict[str, Derivation] = {}
+
+    def walk(d: Derivation) -> None:
+        for step in d.steps:
+            if isinstance(step.rule, Derivation):
+                walk(step.rule)
+                if step.rule.name not in registered:
+                    found.setdefault(step.rule.name, step.rule)
+
     for d in all_derivations():
+        walk(d)
+    return tuple(found.values())
+
+
+def theorem_names() -> tuple[str, ...]:
+    """Every name ``find_derivation`` opens: the theorems, then the lemmas they cite."""
+    return tuple(d.name for d in (*all_derivations(), *cited_lemmas()))
+
+
+def find_derivation(name: str) -> Derivation:
+    """The derivation called ``name``, or a lemma one cites; InvalidArgument names the closest."""
+    for d in (*all_derivations(), *cited_lemmas()):
         if d.name == name:
             return d
-    known = ", ".join(d.name for d in all_derivations())
-    raise InvalidArgument(f"unknown theorem {name!r}; known: {known}")
+    raise InvalidArgument(f"unknown theorem {name!r}{closest_name(name, theorem_names())}")
+
+
+def closest_name(name: str, known: tuple[str, ...]) -> str:
+    """``; did you mean 'NAME'?`` for the closest of ``known``, or where to look."""
+    import difflib
+
+    found = difflib.get_close_matches(name, known, n=1, cutoff=0.5)
+    return f"; did you mean {found[0]!r}?" if found else " (see 'scaledattn list')"

@@ -15,7 +15,7 @@ Examples
 >>> mean(corr="rho")
 d_k*rho
 >>> variance(d_k=64).theorem.name
-'variance'
+'variance(d_k=64)'
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ from scaledattn.calculator.build import (
     sums_lemma,
     variance_derivation,
 )
+from scaledattn.calculator.parse import parse_expression
 from scaledattn.calculator.setting import Setting, setting
 from scaledattn.derive import audit_of, prove
 from scaledattn.errors import InvalidArgument, ProofError
@@ -54,10 +55,24 @@ class CannotDerive(ProofError):
 class Answer:
     """A closed form and the kernel-checked derivation it is the right side of.
 
-    It behaves as the SymPy expression (``str``, ``==``, ``subs``, ``sympify``) and
-    carries ``theorem`` (the checked statement), ``derivation`` (its steps),
+    It behaves as its SymPy expression ``expr``: it prints as it, ``sympify`` gives it,
+    arithmetic (``a*2``, ``a/64``, ``a**2``, ``-a``) returns the plain SymPy result, and
+    any attribute SymPy has (``free_symbols``, ``evalf``, …) is the expression's. Two
+    things go beyond a bare SymPy expression, because the answer's symbols carry the
+    kernel's assumptions (d_k is a positive integer) that a symbol the user types does
+    not: ``subs`` takes a symbol by its name (``a.subs("d_k", 64)``, or a plain
+    ``Symbol("d_k")``), and ``==`` matches symbols by name, so ``a ==
+    sympify("16*d_k")``; text is never sympified (``a == "16*d_k"`` is False).
+
+    It carries ``theorem`` (the checked statement), ``derivation`` (its steps),
     ``derivations`` (every derivation it rests on, the main one last), ``setting``
     and ``provenance`` (where declared joint moments come from).
+
+    Why a wrapper and not the SymPy expression with these attached: SymPy caches and
+    shares its expressions (``16*d_k`` built twice is often the same object), so an
+    attribute set on one, or an entry keyed by it in a registry, would attach this
+    derivation to every equal expression anywhere, including one the user typed. The
+    wrapper keeps the derivation on the answer alone and hands SymPy only ``expr``.
     """
 
     quantity: str
@@ -82,6 +97,11 @@ class Answer:
             return Var(Dot(q, k))
         return SCALE
 
+    @property
+    def symbols(self) -> dict[str, Expr]:
+        """The closed form's symbols by name (with the kernel's assumptions)."""
+        return {str(s): s for s in sorted(self.expr.free_symbols, key=str)}
+
     def _sympy_(self) -> Expr:
         return self.expr
 
@@ -91,15 +111,115 @@ class Answer:
     def __repr__(self) -> str:
         return str(sympy.sstr(self.expr))
 
+    # ------------------------------------------------------ SymPy behaviour
+    def _symbol(self, key: Any) -> Any:
+        """The answer's own symbol for a name or a same-named Symbol; other keys unchanged."""
+        if isinstance(key, str):
+            if key not in self.symbols:
+                known = ", ".join(self.symbols) or "none"
+                raise InvalidArgument(f"{key!r} is not a symbol of {self} (its symbols: {known})")
+            return self.symbols[key]
+        if isinstance(key, sympy.Symbol) and key.name in self.symbols:
+            return self.symbols[key.name]
+        return key
+
+    def _value(self, value: Any) -> Any:
+        """A substituted value: text is read by the bounded parser, never sympified."""
+        if isinstance(value, str):
+            return parse_expression(value, self.symbols)
+        return _plain(value)
+
+    def subs(self, *args: Any, **kwargs: Any) -> Expr:
+        """SymPy's ``subs``, with symbols also given by name: ``a.subs("d_k", 64)``."""
+        if len(args) == 2:
+            pairs = [(args[0], args[1])]
+        elif len(args) == 1:
+            given = args[0]
+            pairs = list(given.items() if isinstance(given, dict) else given)
+        else:
+            raise InvalidArgument("subs takes (old, new), a dict or a list of pairs")
+        resolved = [(self._symbol(old), self._value(new)) for old, new in pairs]
+        result: Expr = self.expr.subs(resolved, **kwargs)
+        return result
+
+    def _same_names(self, other: Any) -> Any:
+        """``other`` with each symbol named as one of the answer's replaced by the answer's."""
+        value = sympy.sympify(_plain(other), strict=True)
+        swap = {s: self.symbols[s.name] for s in value.free_symbols if s.name in self.symbols}
+        return value.xreplace(swap)
+
     def __eq__(self, other: object) -> bool:
+        if isinstance(other, str):
+            return False  # text is never sympified
         try:
-            value = other.expr if isinstance(other, Answer) else sympy.sympify(other, strict=True)
-        except (sympy.SympifyError, TypeError):
+            value = self._same_names(other)
+        except (sympy.SympifyError, TypeError, AttributeError):
             return NotImplemented
         return bool(sympy.expand(self.expr - value) == 0)
 
+    def __ne__(self, other: object) -> bool:
+        equal = self.__eq__(other)
+        return equal if equal is NotImplemented else not equal
+
     def __hash__(self) -> int:
         return hash(self.expr)
+
+    def __add__(self, other: Any) -> Expr:
+        return self.expr + _plain(other)
+
+    def __radd__(self, other: Any) -> Expr:
+        return _plain(other) + self.expr
+
+    def __sub__(self, other: Any) -> Expr:
+        return self.expr - _plain(other)
+
+    def __rsub__(self, other: Any) -> Expr:
+        return _plain(other) - self.expr
+
+    def __mul__(self, other: Any) -> Expr:
+        return self.expr * _plain(other)
+
+    def __rmul__(self, other: Any) -> Expr:
+        return _plain(other) * self.expr
+
+    def __truediv__(self, other: Any) -> Expr:
+        return self.expr / _plain(other)
+
+    def __rtruediv__(self, other: Any) -> Expr:
+        return _plain(other) / self.expr
+
+    def __pow__(self, other: Any) -> Expr:
+        return self.expr ** _plain(other)
+
+    def __rpow__(self, other: Any) -> Expr:
+        return _plain(other) ** self.expr
+
+    def __neg__(self) -> Expr:
+        return -self.expr
+
+    def __pos__(self) -> Expr:
+        return self.expr
+
+    def __abs__(self) -> Expr:
+        return abs(self.expr)
+
+    def __lt__(self, other: Any) -> Any:
+        return self.expr < _plain(other)
+
+    def __le__(self, other: Any) -> Any:
+        return self.expr <= _plain(other)
+
+    def __gt__(self, other: Any) -> Any:
+        return self.expr > _plain(other)
+
+    def __ge__(self, other: Any) -> Any:
+        return self.expr >= _plain(other)
+
+    def __float__(self) -> float:
+        return float(self.expr)
+
+    def __int__(self) -> int:
+        return int(self.expr)
 
     def __getattr__(self, name: str) -> Any:
         if name.startswith("_"):
@@ -108,6 +228,11 @@ class Answer:
 
     def _repr_latex_(self) -> str:
         return f"$\\displaystyle {latex(self.lhs)} = {latex(self.expr)}$"
+
+
+def _plain(value: Any) -> Any:
+    """An Answer's expression, anything else unchanged."""
+    return value.expr if isinstance(value, Answer) else value
 
 
 def _closed_form(theorem: Theorem) -> Expr:

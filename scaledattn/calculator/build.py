@@ -329,8 +329,12 @@ def _pairs(s: Setting) -> str:
     return "" if s.corr is None else f", (qᵢ, kᵢ) Gaussian with correlation {sympy.sstr(s.corr)}"
 
 
-def mean_derivation(s: Setting, name: str = "mean", title: str = "") -> Derivation:
-    """E[q·k] = d_k·E[qᵢkᵢ]: d_k·μ_q·μ_k when q ⊥ k, d_k(μ_qμ_k + ρσ_qσ_k) when correlated."""
+def mean_derivation(s: Setting, name: str = "", title: str = "") -> Derivation:
+    """E[q·k] = d_k·E[qᵢkᵢ]: d_k·μ_q·μ_k when q ⊥ k, d_k(μ_qμ_k + ρσ_qσ_k) when correlated.
+
+    Unnamed, it is called as the Python call that answers it (``mean(corr=rho)``).
+    """
+    name = name or s.call("mean")
     q, k, d = *vectors(s), s.d
     mq, mk = s.mean_q, s.mean_k
     target = closed_mean(s)
@@ -359,8 +363,9 @@ def mean_derivation(s: Setting, name: str = "mean", title: str = "") -> Derivati
         return proof.eq(target, by=ring).qed()
 
 
-def variance_derivation(s: Setting, name: str = "variance", title: str = "") -> Derivation:
-    """Var(q·k) = d_k·Var(qᵢkᵢ), derived for the setting's moments."""
+def variance_derivation(s: Setting, name: str = "", title: str = "") -> Derivation:
+    """Var(q·k) = d_k·Var(qᵢkᵢ), derived for the setting's moments (named as its Python call)."""
+    name = name or s.call("variance")
     q, k = vectors(s)
     with as_written():
         proof = calc(
@@ -373,8 +378,9 @@ def variance_derivation(s: Setting, name: str = "variance", title: str = "") -> 
         return _count_and_close(s, _variance_to_sums(s, proof)).qed()
 
 
-def sums_lemma(s: Setting, name: str = "variance_as_sums") -> Derivation:
+def sums_lemma(s: Setting, name: str = "") -> Derivation:
     """Var(q·k) = Σᵢ E[qᵢ²kᵢ²] + Σ_{i≠j} E[qᵢkᵢ]² − (Σᵢ E[qᵢkᵢ])², every term evaluated."""
+    name = name or s.call("variance_as_sums")
     q, k = vectors(s)
     with as_written():
         proof = calc(
@@ -398,11 +404,12 @@ def root_of(value: Expr, divisor: Expr = sympy.S.One) -> Expr:
 
 
 def scale_derivation(
-    s: Setting, name: str = "scale", lemma: Derivation | None = None, title: str = ""
+    s: Setting, name: str = "", lemma: Derivation | None = None, title: str = ""
 ) -> Derivation:
     """(Var(q·k/c) = t) ⇔ (c = √(Var(q·k)/t)) for c > 0: the unique positive scale."""
     q, k, d, c, t = *vectors(s), s.d, SCALE, s.target_var
-    lemma = lemma or sums_lemma(s, f"{name}_variance_as_sums")
+    name = name or s.call("scale")
+    lemma = lemma or sums_lemma(s)
     m = per_index(s)
     root = root_of(closed_variance(s), t)
     positives = [Positive(x) for x in s.positive_symbols() if x in root.free_symbols]

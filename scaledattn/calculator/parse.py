@@ -44,6 +44,7 @@ from functools import lru_cache
 import sympy
 from sympy import Expr, Rational, Symbol
 
+from scaledattn.calculator.surface import closest, did_you_mean, normalise, rewrite_tokens
 from scaledattn.errors import InvalidArgument
 
 __all__ = [
@@ -60,6 +61,7 @@ __all__ = [
     "parse_expression",
     "power",
     "quote",
+    "well_formed",
 ]
 
 #: At most this many characters of text.
@@ -119,7 +121,9 @@ class Syntax:
 
 
 #: The calculator's syntax: numbers, names, + - * / ** ( ) and sqrt(…).
-CALCULATOR = Syntax()
+CALCULATOR = Syntax(
+    operators=("**", "-", "+", "*", "/", "(", ")", "√"), aliases=(("^", "**"),), root_prefix=True
+)
 
 
 @dataclass(frozen=True)
@@ -169,20 +173,19 @@ def _tokens(text: str, syntax: Syntax = CALCULATOR) -> list[Token]:
         )
     if not text.strip():
         raise InvalidArgument("empty expression")
+    normal, where = normalise(text)
     pattern, aliases = _pattern(syntax), dict(syntax.aliases)
     out: list[Token] = []
     pos = 0
     while True:
-        while pos < len(text) and text[pos].isspace():
+        while pos < len(normal) and normal[pos].isspace():
             pos += 1
-        if pos == len(text):
-            return out
-        match = pattern.match(text, pos)
+        if pos == len(normal):
+            break
+        match = pattern.match(normal, pos)
         if match is None:
-            bad = text[pos]
-            hint = " (use ** for powers)" if bad == "^" else ""
             raise InvalidArgument(
-                f"unexpected character {bad!r} at position {pos + 1} in {quote(text)}{hint}"
+                f"unexpected character {normal[pos]!r} at position {where[pos]} in {quote(text)}"
             )
         kind = match.lastgroup or ""
         word = match.group(kind)
@@ -193,6 +196,18 @@ def _tokens(text: str, syntax: Syntax = CALCULATOR) -> list[Token]:
         if len(out) > syntax.max_tokens:
             raise InvalidArgument(f"too many tokens (more than {syntax.max_tokens})")
         pos = match.end()
+    if not out:
+        raise InvalidArgument(f"empty expression in {quote(text)}")
+    rewritten = rewrite_tokens(
+        out,
+        syntax.function_names,
+        normal,
+        dot=syntax.arity("dot") is not None,
+        lists=syntax.max_list > 0,
+    )
+    if len(rewritten) > syntax.max_tokens:
+        raise InvalidArgument(f"too many tokens (more than {syntax.max_tokens})")
+    return [(kind, word, where[at - 1]) for kind, word, at in rewritten]
 
 
 class Parser:
@@ -209,9 +224,13 @@ class Parser:
         self.pos = 0
         self.depth = 0
 
-    def fail(self, what: str) -> InvalidArgument:
-        """An InvalidArgument naming ``what`` and quoting the text."""
-        return InvalidArgument(f"{what} in {quote(self.text)}")
+    def fail(self, what: str, hint: str = "") -> InvalidArgument:
+        """An InvalidArgument naming ``what``, quoting the text, then the ``hint``."""
+        return InvalidArgument(f"{what} in {quote(self.text)}{hint}")
+
+    def did_you_mean(self, position: int, old: str, new: str) -> str:
+        """A suggestion replacing ``old`` by ``new``, offered whole if this syntax reads it."""
+        return did_you_mean(self.text, position, old, new, lambda t: well_formed(t, self.syntax))
 
     def peek(self) -> Token | None:
         """The next token, or None at the end."""
@@ -320,7 +339,9 @@ class Parser:
                 return Node(value, None, self.arguments(value, arity), position=where)
             if self.take("("):
                 only = ", ".join(self.syntax.function_names)
-                raise self.fail(f"unknown function {value!r} (only {only})")
+                better = closest(value, self.syntax.function_names)
+                hint = self.did_you_mean(where, value, better) if better else ""
+                raise self.fail(f"unknown function {value!r} (only {only})", hint)
             return Node("name", value, position=where)
         if value == "(":
             self.pos += 1
@@ -386,6 +407,30 @@ class Parser:
 
 
 _Parser = Parser
+
+
+def well_formed(text: str, syntax: Syntax = CALCULATOR) -> bool:
+    """True when ``text`` reads as expressions joined by the syntax's other operators.
+
+    The grammar check behind a suggestion: a claim ``a = b`` is two expressions and a
+    relation the expression grammar leaves to its caller.
+
+    >>> well_formed("Var(X) = 1", Syntax(functions=(("Var", 1, 1),), operators=("(", ")", "=")))
+    True
+    """
+    try:
+        parser = Parser(text, syntax)
+        parser.expr()
+        while parser.peek() is not None:
+            token = parser.peek()
+            assert token is not None
+            if token[0] != "op" or token[1] in ("(", ")", "[", "]", ","):
+                return False
+            parser.pos += 1
+            parser.expr()
+    except InvalidArgument:
+        return False
+    return True
 
 
 def _number(text: str, parser: Parser) -> Rational:

@@ -75,6 +75,30 @@ class Setting:
         """The user's symbols known to be positive (those in variances or the target)."""
         return tuple(s for s in self.symbols.values() if s.is_positive and s != self.d)
 
+    def call(self, function: str) -> str:
+        """``function`` called with the options that differ from the lesson's setting.
+
+        The name of a derivation the calculator writes for this setting: the same text
+        opens it again with ``scaledattn derive`` (and is the Python call that answers).
+
+        >>> setting(var_q=4, var_k=4).call("variance"), setting().call("scale")
+        ('variance(var_q=4, var_k=4)', 'scale')
+        """
+        sstr = sympy.sstr
+        options: list[str] = []
+        if self.heads is not None:
+            options += [f"heads={self.heads}", f"d_model={self.d_model}"]
+        elif not (isinstance(self.d, Symbol) and self.d.name == DIMENSION_NAME):
+            options.append(f"d_k={sstr(self.d)}")
+        defaults = (("var_q", 1), ("var_k", 1), ("mean_q", 0), ("mean_k", 0))
+        options += [f"{key}={sstr(getattr(self, key))}" for key, default in defaults
+                    if getattr(self, key) != default]  # fmt: skip
+        if self.corr is not None:
+            options.append(f"corr={sstr(self.corr)}")
+        if self.target_var != 1:
+            options.append(f"target_var={sstr(self.target_var)}")
+        return f"{function}({', '.join(options)})" if options else function
+
     def describe(self) -> list[str]:
         """The setting in a few lines of text, for the top of an explanation."""
         sstr = sympy.sstr

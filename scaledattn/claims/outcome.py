@@ -80,7 +80,8 @@ class Result:
     """A claim's verdict: the claim, the assumptions in force, the evidence.
 
     ``correct`` is the right value when the claim is refuted by one, ``counterexample``
-    a model on which the two sides differ, ``reason`` why a claim is undecided.
+    a model on which the two sides differ, ``reason`` why a claim is undecided,
+    ``remedies`` what would make a refuted claim true (each one checked).
     """
 
     claim: str
@@ -90,6 +91,7 @@ class Result:
     correct: str = ""
     counterexample: dict[str, Any] | None = None
     reason: str = ""
+    remedies: tuple[str, ...] = ()
 
     @property
     def exit_code(self) -> int:
@@ -110,4 +112,6 @@ class Result:
             out["correct"] = self.correct
         if self.reason:
             out["reason"] = self.reason
+        if self.remedies:
+            out["remedies"] = list(self.remedies)
         return out

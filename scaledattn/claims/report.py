@@ -18,6 +18,7 @@ from typing import Any
 
 from scaledattn.claims.ledger import SOURCES, Row
 from scaledattn.claims.outcome import Result, Verdict
+from scaledattn.claims.syntax import reading
 
 __all__ = ["ledger_json", "ledger_markdown", "ledger_text", "result_text"]
 
@@ -29,6 +30,9 @@ def _indent(text: str, pad: str) -> str:
 def result_text(result: Result, detail: bool = True) -> str:
     """One claim's verdict, its assumptions, the right value or reason, and the evidence."""
     lines = [f"Claim     {result.claim}"]
+    canonical = reading(result.claim)
+    if canonical is not None:
+        lines.append(f"Read as   {canonical}")
     lines.append("Assuming  " + ("; ".join(result.assumptions) or "nothing"))
     verdict = result.verdict.value
     if result.verdict is Verdict.REFUTED and result.correct:
@@ -38,6 +42,8 @@ def result_text(result: Result, detail: bool = True) -> str:
     elif result.reason:
         verdict += f" — {result.reason}"
     lines.append(verdict)
+    for remedy in result.remedies:
+        lines.append(f"Way out   {remedy}")
     if result.evidence:
         lines.append("Evidence")
         for e in result.evidence:

@@ -42,6 +42,7 @@ from scaledattn.attention.experiments import (
 )
 from scaledattn.attention.stats import Z95, Measurement
 from scaledattn.attention.training import SETTINGS, setting_name, training_experiment
+from scaledattn.calculator.surface import closest
 from scaledattn.errors import InvalidArgument
 from scaledattn.numeric.montecarlo import Z_AGREE
 
@@ -96,7 +97,9 @@ def experiment_of(name: str) -> str:
     """The experiment that measures ``name``; InvalidArgument listing the names if unknown."""
     if name not in MEASUREMENTS:
         known = ", ".join(MEASUREMENTS)
-        raise InvalidArgument(f"unknown measurement {name!r}; known: {known}")
+        better = closest(name, list(MEASUREMENTS))
+        hint = f"did you mean {better!r}? " if better else ""
+        raise InvalidArgument(f"unknown measurement {name!r}; {hint}known: {known}")
     return MEASUREMENTS[name]
 
 

@@ -45,6 +45,7 @@ __all__ = [
     "Claim",
     "parse_assumption",
     "parse_claim",
+    "reading",
     "unparse",
 ]
 
@@ -84,16 +85,20 @@ FUNCTIONS: tuple[tuple[str, int, int], ...] = (
 RELATIONS = ("=", "≈", "<", "<=", ">", ">=")
 EQUIVALENCE = "<=>"
 
+#: Other spellings of operators and names (characters such as ``·`` and ``dₖ`` are
+#: read by :mod:`scaledattn.calculator.surface` first).
+ALIASES: tuple[tuple[str, str], ...] = (
+    ("^", "**"), ("~=", "≈"), ("==", "="), ("⇔", EQUIVALENCE), ("≤", "<="), ("≥", ">="),
+    ("Std", "std"), ("var", "Var"), ("cov", "Cov"), ("VAR", "Var"), ("COV", "Cov"),
+    ("ln", "log"),
+)  # fmt: skip
+
 CLAIMS = Syntax(
     functions=FUNCTIONS,
     operators=(
-        "**", "-", "+", "*", "/", "(", ")", "[", "]", ",", "%", "√", *RELATIONS, EQUIVALENCE,
+        "**", "-", "+", "*", "/", "(", ")", "[", "]", ",", "%", "√", "ᵀ", *RELATIONS, EQUIVALENCE,
     ),
-    aliases=(
-        ("^", "**"), ("−", "-"), ("·", "*"), ("×", "*"), ("~=", "≈"), ("==", "="),
-        ("⇔", EQUIVALENCE), ("≤", "<="), ("≥", ">="), ("Std", "std"),
-        ("σ", "sigma"), ("ρ", "rho"), ("μ", "mu"),
-    ),
+    aliases=ALIASES,
     max_length=MAX_LENGTH,
     max_depth=MAX_DEPTH,
     max_tokens=MAX_TOKENS,
@@ -254,3 +259,38 @@ def _operand(node: Node, level: int, *, left: bool, power: bool = False) -> str:
     else:
         needs = inner < level or (not left and inner == level and node.kind in ("+", "-", "*", "/"))
     return f"({text})" if needs else text
+
+
+def reading(text: str) -> str | None:
+    """The claim in canonical spelling, when it reads differently from how it was typed.
+
+    Shown beside a verdict so that a claim typed as ``Var(q·k) = dₖ`` says what was
+    checked; None when the canonical form differs only in spaces and parentheses.
+
+    >>> reading("var(q·k) = 16 dₖ")
+    'Var(dot(q, k)) = 16 * d_k'
+    >>> reading("Var(X + Y) = Var(X) + Var(Y)") is None
+    True
+    """
+    try:
+        claim = parse_claim(text)
+    except InvalidArgument:
+        return None
+    if claim.kind == "theorem":
+        return None
+    joints = [f" {r} " for r in claim.relations]
+    canonical = unparse(claim.sides[0]) + "".join(
+        j + unparse(side) for j, side in zip(joints, claim.sides[1:], strict=True)
+    )
+    return None if _bare(canonical) == _bare(text) else canonical
+
+
+def _bare(text: str) -> str:
+    """``text`` without spaces and parentheses, its operators in one spelling."""
+    for alias, canonical in _SPELLINGS:
+        text = text.replace(alias, canonical)
+    return "".join(ch for ch in text if not ch.isspace() and ch not in "()")
+
+
+#: Operator spellings that need no "Read as" line (``^`` is ``**`` to everyone).
+_SPELLINGS = tuple((a, c) for a, c in ALIASES if not a.isalpha())

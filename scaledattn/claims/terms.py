@@ -43,7 +43,8 @@ from sympy import Expr, Rational, Symbol
 
 from scaledattn.attention.softmax import softmax as softmax_float
 from scaledattn.calculator.build import SCALE
-from scaledattn.calculator.parse import MAX_BITS, Node, power, quote
+from scaledattn.calculator.parse import MAX_BITS, Node, names_in, power, quote
+from scaledattn.calculator.surface import closest, did_you_mean
 from scaledattn.claims.syntax import MAX_LIST
 from scaledattn.claims.theorems import limit
 from scaledattn.errors import InvalidArgument
@@ -79,6 +80,8 @@ CONSTANTS: dict[str, Callable[[], Symbol]] = {
     "mu_q": lambda: Symbol("mu_q", real=True),
     "mu_k": lambda: Symbol("mu_k", real=True),
 }
+#: Every name a claim may use (components also as q_1, k_j, …).
+NAMES = (*SCALARS, "q_i", "k_i", *CONSTANTS)
 _COMPONENT = re.compile(r"([qk])_([ijlm]|[1-9][0-9]{0,3})")
 #: The largest dimension of dot(q, k, N).
 MAX_DIMENSION = 1 << 20
@@ -188,14 +191,47 @@ class Scope:
             return RandomVector(label, d)[at]
         if name in ("q", "k"):
             raise self.fail(
-                f"the vector {name} appears only in dot(q, k); its components are {name}_i"
+                f"the vector {name} appears only in dot(q, k) (also written q·k);"
+                f" its components are {name}_i",
+                self.suggest(node, f"{name}_i"),
             )
-        known = "X, Y, Z, q_i, k_i, d_k, c, sigma, sigma_q, sigma_k, rho, mu, mu_q, mu_k"
-        raise self.fail(f"unknown name {name!r} at position {node.position} (names: {known})")
+        known = ", ".join(NAMES)
+        better = closest(name, (*NAMES, *self.definitions))
+        raise self.fail(
+            f"unknown name {name!r} at position {node.position} (names: {known})",
+            self.suggest(node, better) if better else "",
+        )
 
-    def fail(self, what: str) -> InvalidArgument:
-        """An InvalidArgument quoting the claim."""
-        return InvalidArgument(f"{what} in {quote(self.text)}" if self.text else what)
+    def fail(self, what: str, hint: str = "") -> InvalidArgument:
+        """An InvalidArgument quoting the claim, then the ``hint``."""
+        return InvalidArgument(f"{what} in {quote(self.text)}{hint}" if self.text else what + hint)
+
+    def suggest(self, node: Node, better: str) -> str:
+        """``; did you mean "…"?``: the text with the name at ``node`` replaced, if it reads."""
+        return did_you_mean(self.text, node.position, str(node.value), better, self._reads)
+
+    def _reads(self, text: str) -> bool:
+        """True when ``text`` parses as a claim or an assumption whose names all mean something."""
+        from scaledattn.claims.syntax import parse_assumption, parse_claim
+
+        for parse in (parse_claim, parse_assumption):
+            try:
+                parsed = parse(text)
+            except InvalidArgument:
+                continue
+            trees = [
+                t for t in (*getattr(parsed, "sides", ()), getattr(parsed, "left", None),
+                            getattr(parsed, "right", None)) if t is not None
+            ]  # fmt: skip
+            scope = Scope(dict(self.constants), dict(self.definitions), text=text)
+            try:
+                for tree in trees:
+                    for name in sorted(names_in(tree)):
+                        scope.name(Node("name", name))
+            except InvalidArgument:
+                return False
+            return True
+        return False
 
     # ------------------------------------------------------------ values
     def build(self, node: Node) -> Value:

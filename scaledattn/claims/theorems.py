@@ -22,6 +22,7 @@ from functools import cache
 import sympy
 from sympy import Expr
 
+from scaledattn.calculator.surface import closest
 from scaledattn.derive import audit_of
 from scaledattn.errors import InvalidArgument
 from scaledattn.kernel import Equation, Theorem
@@ -71,7 +72,9 @@ def proved(name: str) -> tuple[Theorem | None, int, str]:
 def limit(name: str) -> Limit:
     """The proved value of ``lim(name)``; InvalidArgument for an unknown name."""
     if name not in LIMITS:
-        raise InvalidArgument(f"unknown limit {name!r}; known: {', '.join(LIMITS)}")
+        better = closest(name, list(LIMITS))
+        hint = f"did you mean {better!r}? " if better else ""
+        raise InvalidArgument(f"unknown limit {name!r}; {hint}known: {', '.join(LIMITS)}")
     theorem_name, of = LIMITS[name]
     theorem, steps, _ = proved(theorem_name)
     if theorem is None:

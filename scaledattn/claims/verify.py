@@ -84,13 +84,20 @@ def verify(
     *,
     seed: int = 0,
     trials: Mapping[str, int] | None = None,
+    remedies: bool = True,
 ) -> Result:
     """Decide a claim under the lesson's defaults and the given assumptions.
 
     ``seed`` and ``trials`` (per experiment) apply to ``measured(…)``. Bad input
-    raises InvalidArgument with a one-line message.
+    raises InvalidArgument with a one-line message. A refuted identity also gets what
+    would make it true (:mod:`scaledattn.claims.remedy`) unless ``remedies`` is False.
     """
-    parsed = parse_claim(claim)
+    try:
+        parsed = parse_claim(claim)
+    except InvalidArgument as refusal:  # a bare term: offer its value, if one verifies
+        from scaledattn.claims.remedy import completed
+
+        raise completed(claim, assume, refusal) from None
     try:
         setup = prepare(parsed, [parse_assumption(a) for a in assume])
         context = Context(setup, seed, dict(trials or {}))
@@ -116,7 +123,12 @@ def verify(
         raise InvalidArgument(
             f"cannot decide {parsed.text!r}: {type(err).__name__}: {err}".splitlines()[0]
         ) from None
-    return _result(parsed.text, setup, outcomes)
+    result = _result(parsed.text, setup, outcomes)
+    if not remedies:
+        return result
+    from scaledattn.claims.remedy import with_remedies  # it verifies its candidates again
+
+    return with_remedies(parsed, assume, result)
 
 
 def _result(text: str, setup: Setup, outcomes: list[Outcome]) -> Result:

@@ -9,6 +9,7 @@ add its commands.
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 import unicodedata
 from collections.abc import Sequence
@@ -42,10 +43,19 @@ class Parser(argparse.ArgumentParser):
     """An ArgumentParser whose errors are one line and never exit the process."""
 
     def error(self, message: str) -> NoReturn:
-        """Report a usage error in one line (argparse would print the usage too)."""
+        """Report a usage error in one line, with this (sub)command's usage and help."""
         if message.endswith("expected one argument"):
             message += "; a value that starts with '-' is written --option=-1/4"
-        raise UsageError(f"{self.prog}: {message}")
+        choice = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)", message)
+        if choice:
+            import difflib
+
+            options = re.findall(r"'([^']*)'", choice.group(2))
+            close = difflib.get_close_matches(choice.group(1), options, n=1, cutoff=0.5)
+            if close:
+                message += f"; did you mean {close[0]!r}?"
+        usage = " ".join(self.format_usage().split())
+        raise UsageError(f"{self.prog}: {message} ({usage}; try '{self.prog} --help')")
 
 
 def one_line(message: str) -> str:
@@ -91,7 +101,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         code: int = args.func(args)
         return code
     except UsageError as err:
-        print(f"{one_line(str(err))} (try 'scaledattn --help')", file=sys.stderr)
+        print(one_line(str(err)), file=sys.stderr)
         return EXIT_USAGE
     except InvalidArgument as err:
         if debug:

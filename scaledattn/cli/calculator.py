@@ -163,8 +163,8 @@ def _statement_line(derivation: Derivation) -> str:
 
 def width_argument(s: Setting) -> list[str]:
     """Why a non-zero E[qᵢkᵢ] calls for 1/d_k: four more theorems, each checked."""
-    mean = mean_derivation(s, "mean")
-    var = variance_derivation(s, "variance")
+    mean = mean_derivation(s)
+    var = variance_derivation(s)
     root = sympy.sqrt(s.d)
     checked = [
         scaled_mean_derivation(s, root, mean, "mean_over_sqrt_d_k"),

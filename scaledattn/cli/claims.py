@@ -20,6 +20,46 @@ examples:
 """
 
 
+def language_epilog() -> str:
+    """What a claim may say, generated from the claim language's own tables.
+
+    Names, functions (each with the first line of the method that builds it),
+    relations and the other spellings the surface syntax reads.
+    """
+    from scaledattn.calculator.surface import BRACKET_CALLS, GREEK, LATEX_WORDS
+    from scaledattn.claims.statistics import MEASUREMENTS
+    from scaledattn.claims.syntax import ALIASES, FUNCTIONS, RELATIONS
+    from scaledattn.claims.terms import CONSTANTS, SCALARS, Scope
+    from scaledattn.claims.theorems import LIMITS
+
+    lines = ["the claim language:"]
+    lines.append(f"  random variables  {', '.join(SCALARS)} (nothing assumed about them)")
+    lines.append("  components        q_i, k_i (also q_j, q_1, qᵢ, q₁): of the vectors q and k")
+    lines.append(f"  constants         {', '.join(CONSTANTS)}")
+    lines.append("  functions:")
+    for name, low, high in FUNCTIONS:
+        if name in ("theorem", "independent"):
+            continue
+        count = str(low) if low == high else f"{low}–{high}"
+        doc = (getattr(Scope, f"fn_{name}").__doc__ or "").strip().splitlines()[0]
+        lines.append(f"    {name:<9} ({count} argument{'s' if high > 1 else ''})  {doc}")
+    lines.append(f"  measured(NAME)    NAME one of {', '.join(MEASUREMENTS)}")
+    lines.append(f"  lim(NAME)         NAME one of {', '.join(LIMITS)}")
+    lines.append("  a whole claim     theorem(NAME): a theorem of 'scaledattn list'")
+    lines.append(f"  relations         {' '.join(RELATIONS)}, and A = a <=> c = r")
+    spelled = sorted({f"{a} for {c}" for a, c in ALIASES})
+    lines.append(f"  also read         {'; '.join(spelled)}")
+    lines.append(
+        f"                    {', '.join(f'{f}[…]' for f in BRACKET_CALLS)} as calls; q·k, q*k,"
+        " qᵀk as dot(q, k); 2X, 16 d_k as products; dₖ, q₁, σ²"
+        f" ({', '.join(GREEK)}); LaTeX "
+        + ", ".join(sorted({f"\\{w}" for w in LATEX_WORDS} | {"\\mathrm{…}", "\\frac{…}{…}",
+                                                           "\\sqrt{…}"}))
+    )  # fmt: skip
+    lines.append("  assumptions       independent(X, Y), an equation E(X) = 0 or d_k = 64, c > 0")
+    return "\n".join(lines) + "\n\n" + EXAMPLES
+
+
 def register(sub: Any) -> None:
     """Add ``verify`` and ``claims`` to the subparsers ``sub``."""
     p = sub.add_parser(
@@ -28,7 +68,7 @@ def register(sub: Any) -> None:
         description="Decide a claim in the claim language: = is an identity (a derivation"
         " the kernel checks), ≈ or ~= compares numbers to the tolerance their written digits"
         " imply, < <= > >= compare numbers, A = a <=> c = r is an equivalence.",
-        epilog=EXAMPLES,
+        epilog=language_epilog(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("claim", metavar="CLAIM", help="e.g. 'Var(dot(q, k)) = d_k'")

@@ -38,7 +38,8 @@ def register(sub: Any) -> None:
         "--target",
         type=int,
         default=None,
-        help="index (from 0) of the target key: adds cross-entropy and p − y",
+        metavar="K",
+        help="the target key, numbered from 1 as in the theorems: adds cross-entropy and p − y",
     )
     p.add_argument("--json", action="store_true", help="machine-readable result")
     p.set_defaults(func=cmd_softmax)
@@ -82,16 +83,17 @@ def cmd_softmax(args: argparse.Namespace) -> int:
         "scale": args.scale,
         "weights": p.tolist(),
         "max_weight": float(p.max()),
-        "argmax": int(p.argmax()),
+        "largest_key": int(p.argmax()) + 1,  # keys numbered from 1, as in the theorems
         "entropy": float(entropy(p)),
         "uniform_entropy": math.log(n),
     }
     if args.target is not None:
-        if not 0 <= args.target < n:
-            raise InvalidArgument(f"--target must be an index from 0 to {n - 1}, got {args.target}")
-        grad = cross_entropy_grad(scores, np.array(args.target))
+        if not 1 <= args.target <= n:
+            raise InvalidArgument(f"--target must be a key from 1 to {n}, got {args.target}")
+        at = np.array(args.target - 1)  # the array's index of key K
+        grad = cross_entropy_grad(scores, at)
         data["target"] = args.target
-        data["cross_entropy"] = float(cross_entropy(scores, np.array(args.target)))
+        data["cross_entropy"] = float(cross_entropy(scores, at))
         data["gradient"] = grad.tolist()
         data["gradient_norm"] = float(np.linalg.norm(grad))
     if args.json:
@@ -100,7 +102,7 @@ def cmd_softmax(args: argparse.Namespace) -> int:
     shown = "scores" + (f" / {args.scale:g}" if args.scale is not None else "")
     print(f"{shown:<16}" + "  ".join(f"{x:>8.4g}" for x in scores.tolist()))
     print(f"{'weights p':<16}" + "  ".join(f"{x:>8.4f}" for x in p.tolist()))
-    print(f"largest weight  {data['max_weight']:.4f} (key {data['argmax']})")
+    print(f"largest weight  {data['max_weight']:.4f} (key {data['largest_key']} of 1..{n})")
     print(
         f"entropy         {data['entropy']:.4f} nat (uniform over {n}: ln {n} = {math.log(n):.4f})"
     )

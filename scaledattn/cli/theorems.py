@@ -9,7 +9,7 @@ from typing import Any
 from scaledattn.derive import audit_of
 from scaledattn.numeric.evidence import DerivationWitness, module_witness, witness_line
 from scaledattn.numeric.montecarlo import Z_AGREE
-from scaledattn.registry import find_derivation, theorem_modules
+from scaledattn.registry import theorem_modules
 from scaledattn.render import FORMATS, render, to_json
 from scaledattn.render.display import modulo_axioms, statement_parts, unicode_line
 from scaledattn.render.json import audit_json
@@ -21,7 +21,12 @@ def register(sub: Any) -> None:
     p.set_defaults(func=cmd_list)
 
     p = sub.add_parser("derive", help="print a theorem's checked derivation")
-    p.add_argument("name", metavar="NAME", help="a theorem (see 'scaledattn list')")
+    p.add_argument(
+        "name",
+        metavar="NAME",
+        help="a theorem or lemma (see 'scaledattn list'), a calculator derivation such as"
+        " 'variance(var_q=4, var_k=4)', or a kernel rule such as variance_def",
+    )
     p.add_argument("--format", choices=FORMATS, default="text")
     p.set_defaults(func=cmd_derive)
 
@@ -44,10 +49,19 @@ def _statement(d: Any) -> str:
 
 def cmd_list(args: argparse.Namespace) -> int:
     """Print every theorem module and its derivations, one statement per line."""
+    from scaledattn.calculator.lemmas import CALLS
+    from scaledattn.registry import cited_lemmas
+
     for module in theorem_modules():
         print(f"{module.name}: {module.summary}")
         for d in module.derivations:
             print(f"  {d.name:<34} {_statement(d)}")
+    print("lemmas cited by the theorems above:")
+    for d in cited_lemmas():
+        print(f"  {d.name:<34} {_statement(d)}")
+    print("the calculator's derivations, for the lesson's setting or NAME(var_q=4, …):")
+    for name, (_, what) in CALLS.items():
+        print(f"  {name:<34} {what}")
     return 0
 
 
@@ -63,8 +77,14 @@ def _exit(verified: bool, axioms: bool) -> int:
 
 
 def cmd_derive(args: argparse.Namespace) -> int:
-    """Render one derivation; exit 1 if the kernel rejects a step, 4 if it rests on an axiom."""
-    derivation = find_derivation(args.name)
+    """Render a derivation (or a rule's card); exit 1 on a rejected step, 4 on an axiom."""
+    from scaledattn.citations import open_name, rule_card
+    from scaledattn.kernel import Rule
+
+    derivation = open_name(args.name)
+    if isinstance(derivation, Rule):
+        print(rule_card(derivation))
+        return 0
     result = audit_of(derivation)
     print(render(result, args.format))
     return _exit(result.verified, bool(result.theorem and result.theorem.axioms))

@@ -9,7 +9,7 @@ import sympy
 
 from scaledattn.errors import InvalidArgument
 from scaledattn.kernel.expr import rebuild
-from scaledattn.numeric.distributions import distribution
+from scaledattn.numeric.distributions import catalogue_lines, distribution
 from scaledattn.numeric.montecarlo import Z95, Z_AGREE
 from scaledattn.numeric.witness import ScoreWitness, witness_scores
 from scaledattn.registry import find_derivation
@@ -34,6 +34,8 @@ def register(sub: Any) -> None:
             " (default: the same); the measured variance of q·k is compared with"
             f" {THEOREM}: d_k(σ_q²σ_k² + σ_q²μ_k² + μ_q²σ_k²)."
         ),
+        epilog=distributions_epilog(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("--distribution", required=True, metavar="SPEC", help="law of q's components")
     p.add_argument("--k-distribution", metavar="SPEC", help="law of k's components")
@@ -45,6 +47,16 @@ def register(sub: Any) -> None:
     p.add_argument("--list", action="store_true", help="with --exact: list every combination")
     p.add_argument("--json", action="store_true", help="machine-readable result")
     p.set_defaults(func=cmd_witness)
+
+
+def distributions_epilog() -> str:
+    """The distributions SPEC accepts, from the catalogue (never typed by hand)."""
+    lines = ["distributions (SPEC is NAME or NAME:key=value,…; lists as 1|2|3):"]
+    lines += [f"  {line}" for line in catalogue_lines()]
+    lines.append(
+        "example: scaledattn witness --distribution gaussian:var=4 --d-k 8 --samples 20000"
+    )
+    return "\n".join(lines)
 
 
 def check_samples(samples: int | None, d: int) -> None:

@@ -606,8 +606,11 @@ def distribution(spec: str) -> Distribution:
     """
     parsed = parse_spec(spec)
     if parsed.name not in CATALOGUE:
-        known = ", ".join(CATALOGUE)
-        raise InvalidArgument(f"unknown distribution {parsed.name!r}; known: {known}")
+        import difflib
+
+        close = difflib.get_close_matches(parsed.name.lower(), list(CATALOGUE), n=1, cutoff=0.5)
+        hint = f"did you mean {close[0]!r}?" if close else f"known: {', '.join(CATALOGUE)}"
+        raise InvalidArgument(f"unknown distribution {parsed.name!r}; {hint}")
     required, optional = _KEYS[parsed.name]
     for key in parsed.params:
         if key not in required + optional:
@@ -620,6 +623,25 @@ def distribution(spec: str) -> Distribution:
         if isinstance(value, tuple) and key not in _LISTS:
             raise InvalidArgument(f"{parsed.name}: {key} takes one number, not a list")
     return CATALOGUE[parsed.name](**parsed.params)
+
+
+def catalogue_lines() -> list[str]:
+    """One line per catalogue distribution: its spec with parameters, and what it is.
+
+    >>> catalogue_lines()[0]
+    'gaussian[:mean=M,var=V]  The normal law N(mean, var): central moments 0, var, 0, 3·var².'
+    """
+    lines = []
+    for name, cls in CATALOGUE.items():
+        required, optional = _KEYS[name]
+        need = ",".join(f"{k}={k[0].upper()}" for k in required)
+        may = ",".join(f"{k}={k[0].upper()}" for k in optional)
+        spec = name + (f":{need}" if need else "")
+        if may:
+            spec += f"[{',' if need else ':'}{may}]"
+        summary = (cls.__doc__ or "").strip().splitlines()[0]
+        lines.append(f"{spec}  {summary}")
+    return lines
 
 
 _EXAMPLES = {

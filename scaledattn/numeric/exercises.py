@@ -76,6 +76,10 @@ def _show(expr: Expr | None) -> str:
     return text if expr.is_Atom else f"({text})"
 
 
+def _plain(expr: Expr | None) -> str:
+    return "(not derived)" if expr is None else unicode_line(expr)
+
+
 def _signed(x: Fraction) -> str:
     return ("+" if x > 0 else "") + str(x)
 
@@ -125,7 +129,7 @@ def _exercise2() -> Verdict:
         square = None if derived is None else derived**2
         witness.append(
             f"coins, d_k = {d}: enumerated Var(q·k / {d}) = {scaled};"
-            f" the derived σ there is {_show(derived)}, σ² = {_show(square)}"
+            f" the derived σ there is {_plain(derived)}, σ² = {_plain(square)}"
             + ("" if agrees else "  ✗")
         )
     witness.append(f"1/√d_k at d_k = 64 is {_at(sigma, d_k, 64)}; derived separately: {sigma_64}")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from scaledattn.kernel import Audit
@@ -26,13 +27,49 @@ def statement_tex(audit: Audit) -> str:
     return f"{tex(lhs)} {rel} {tex(rhs)}"
 
 
-def audit_latex(audit: Audit) -> str:
-    """The derivation as an ``aligned`` environment; failed steps are marked."""
+def audit_latex(audit: Audit, *, numbered: bool = False, width: int | None = None) -> str:
+    r"""The derivation as an ``aligned`` environment; failed steps are marked.
+
+    ``numbered`` labels each step (1), (2), … instead of naming its rule in ``\text{}``
+    (for Markdown, where a table below names the rules: code hosts render ``\_``
+    inside ``\text`` inconsistently); ``width`` breaks a step longer than that many
+    characters of LaTeX across lines (:func:`break_tex`).
+    """
     d = audit.derivation
     rel = "&=" if kind_of(d.statement) == "calc" else r"&\iff"
     rows = []
     for n, r in enumerate(audit.steps):
         mark = "" if r.ok else r"\ \text{(rejected)}"
+        label = f"({r.number})" if numbered else rule_tex(r.rule_name)
         left = tex(d.start) + " " if n == 0 else ""
-        rows.append(f"  {left}{rel} {tex(r.step.claim)} && {rule_tex(r.rule_name)}{mark}")
+        pieces = break_tex(tex(r.step.claim), width) if width else [tex(r.step.claim)]
+        lines = [f"  {left}{rel} {pieces[0]}"] + [rf"  &\qquad {p}" for p in pieces[1:]]
+        lines[-1] += f" && {label}{mark}"
+        rows.append(" \\\\\n".join(lines))
     return "\n".join([r"\begin{aligned}", " \\\\\n".join(rows), r"\end{aligned}"])
+
+
+def break_tex(text: str, width: int) -> list[str]:
+    r"""``text`` cut before a top-level ``+`` or ``-`` into pieces of about ``width`` characters.
+
+    A cut may fall inside parentheses, so ``\left``/``\right`` (which must pair on
+    one line) become ``\bigl``/``\bigr``; nothing is cut inside braces.
+
+    >>> break_tex(r"\left(a + b + c\right)", 6)
+    ['\\bigl(a', '+ b + c\\bigr)']
+    """
+    if len(text) <= width:
+        return [text]
+    text = re.sub(r"\\left(?![A-Za-z])", r"\\bigl", text)
+    text = re.sub(r"\\right(?![A-Za-z])", r"\\bigr", text)
+    pieces, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        if ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+        elif ch in "+-" and depth == 0 and text[i - 1 : i] == " " and i - start >= width:
+            pieces.append(text[start:i].rstrip())
+            start = i
+    pieces.append(text[start:])
+    return pieces

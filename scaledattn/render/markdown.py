@@ -7,6 +7,9 @@ from scaledattn.render.display import abbreviations, carried_assumptions
 from scaledattn.render.latex import audit_latex, statement_tex, tex
 from scaledattn.render.text import verdict_line
 
+#: A step longer than this many characters of LaTeX is broken across lines.
+MATH_WIDTH = 240
+
 
 def audit_markdown(audit: Audit, heading: str = "###") -> str:
     """Heading, statement, assumptions, the aligned derivation, a step table, verdict."""
@@ -19,7 +22,7 @@ def audit_markdown(audit: Audit, heading: str = "###") -> str:
     names = abbreviations([d.statement.lhs, d.statement.rhs, *(s.claim for s in d.steps)])
     if names:
         out += ["", "**Where:** " + ", ".join(f"${tex(a)} = {tex(a.inner)}$" for a in names)]
-    out += ["", "$$", audit_latex(audit), "$$", ""]
+    out += ["", "$$", audit_latex(audit, numbered=True, width=MATH_WIDTH), "$$", ""]
     out += ["| step | rule | note | kernel |", "|---:|---|---|---|"]
     for r in audit.steps:
         mark = "✓" if r.ok else "✗ rejected"

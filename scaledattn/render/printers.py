@@ -115,7 +115,9 @@ class TermLatexPrinter(LatexPrinter):
     _print_Var = _print_Cov = _print_Std = _operator
 
     def _print_Component(self, e: Any) -> str:
-        return f"{e.label.name}_{{{self._print(e.index)}}}"
+        text = f"{e.label.name}_{{{self._print(e.index)}}}"
+        # k'ᵢ is already a superscript (the prime): braced, so that k'ᵢ² is no double one
+        return f"{{{text}}}" if "'" in e.label.name else text
 
     def _print_DotProduct(self, e: Any) -> str:
         return rf"{e.args[0].name} \cdot {e.args[1].name}"

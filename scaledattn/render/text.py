@@ -8,6 +8,7 @@ from sympy.printing.pretty.stringpict import prettyForm, stringPict
 
 from scaledattn.errors import ProofError
 from scaledattn.kernel import Audit
+from scaledattn.render.diagnose import diagnosis
 from scaledattn.render.display import (
     abbreviations,
     assumption_lines,
@@ -98,11 +99,16 @@ def audit_text(audit: Audit) -> str:
     out.append("")
     blocks = [(_block("    ", d.start, ""), "")]
     rel = "  = " if kind_of(d.statement) == "calc" else "  ⇔ "
+    previous = d.start
     for r in audit.steps:
         mark = "✓" if r.ok else "✗"
         label = f"{mark} {r.rule_name}" + (f" — {r.step.note}" if r.step.note else "")
-        error = _indent(str(r.error), 6) if r.error is not None else ""
+        error = ""
+        if r.error is not None:
+            words = [f"  {line}" for line in diagnosis(r.error, previous)]
+            error = _indent("\n".join([str(r.error), *words]), 6)
         blocks.append((_block(rel, r.step.claim, label), error))
+        previous = r.step.claim
     width = min(max(len(left) for rows, _ in blocks for left, _ in rows) + 3, RULE_COLUMN_MAX)
     out += _layout(blocks, width)
     if audit.statement_error is not None:
@@ -122,6 +128,11 @@ def _indent(text: str, n: int) -> str:
     return "\n".join(" " * n + line for line in text.split("\n"))
 
 
+def plural(n: int, noun: str) -> str:
+    """``n noun`` with the noun in the plural unless n is 1: '1 step', '2 steps'."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
 def verdict_line(audit: Audit) -> str:
     """One line: VERIFIED or REJECTED, with the count of steps and the assumptions used."""
     d = audit.derivation
@@ -130,11 +141,13 @@ def verdict_line(audit: Audit) -> str:
         used_list = [a for a in d.assumptions if a in audit.theorem.used]
         if not d.assumptions:
             used = "no assumptions"
+        elif len(used_list) == len(d.assumptions) == 1:
+            used = "used its 1 declared assumption"
         elif len(used_list) == len(d.assumptions):
             used = f"used all {len(used_list)} declared assumptions"
         else:
             used = "used " + "; ".join(assumption_text(a) for a in used_list)
-        line = f"VERIFIED {d.name}: {n} steps checked by the kernel, {used}"
+        line = f"VERIFIED {d.name}: {plural(n, 'step')} checked by the kernel, {used}"
         unused = audit.theorem.unused
         if unused:
             line += "; declared but unused: " + "; ".join(assumption_text(a) for a in unused)

@@ -153,7 +153,10 @@ def test_json_output_is_one_document_with_the_closed_form_and_certificates(
     data = json.loads(capsys.readouterr().out)
     assert data["closed_form"] == "4*sqrt(d_k)"
     assert data["verified"] is True
-    assert [d["theorem"] for d in data["derivations"]] == ["variance_as_sums", "scale"]
+    assert [d["theorem"] for d in data["derivations"]] == [
+        "variance_as_sums(var_q=4, var_k=4)",
+        "scale(var_q=4, var_k=4)",
+    ]
     assert all(step["verified"] for d in data["derivations"] for step in d["steps"])
     assert data["setting"]["target_var"] == "1"
 

@@ -50,12 +50,14 @@ def test_softmax_refutes_the_claim_about_60_65_70(capsys: Capture) -> None:
 
 def test_softmax_reports_the_cross_entropy_gradient(capsys: Capture) -> None:
     code, out, _ = run(
-        ["softmax", "14", "10", "12", "--scale", "8", "--target", "1", "--json"], capsys
+        ["softmax", "14", "10", "12", "--scale", "8", "--target", "2", "--json"], capsys
     )
     data = json.loads(out)
     assert code == 0
     assert data["weights"][0] == pytest.approx(0.4192, abs=1e-4)
-    assert data["gradient"][1] == pytest.approx(data["weights"][1] - 1)
+    assert data["gradient"][1] == pytest.approx(data["weights"][1] - 1)  # key 2 of 1..3
+    assert data["target"] == 2
+    assert data["largest_key"] == 1
     assert data["gradient_norm"] <= 2**0.5
 
 
@@ -67,7 +69,7 @@ def test_softmax_reports_the_cross_entropy_gradient(capsys: Capture) -> None:
         (["softmax", "--", "-inf", "-inf"], "fully masked"),
         (["softmax", "1", "x"], "not a number"),
         (["softmax", "1", "2", "--scale", "0"], "--scale"),
-        (["softmax", "1", "2", "--target", "2"], "--target"),
+        (["softmax", "1", "2", "--target", "3"], "--target must be a key from 1 to 2"),
     ],
 )
 def test_softmax_bad_input_exits_2_with_one_line(

@@ -60,7 +60,11 @@ def test_derive_renders_in_every_format(capsys: pytest.CaptureFixture[str], fmt:
     [
         (
             ["derive", "no_such_theorem"],
-            "unknown theorem 'no_such_theorem'; known: variance_of_sum",
+            "unknown theorem or rule 'no_such_theorem' (see 'scaledattn list')",
+        ),
+        (
+            ["derive", "dot_product_varaince"],
+            "unknown theorem or rule 'dot_product_varaince'; did you mean 'dot_product_variance'?",
         ),
         (["derive", "unique_scale", "--format", "pdf"], "invalid choice: 'pdf'"),
         (["derive"], "the following arguments are required: NAME"),

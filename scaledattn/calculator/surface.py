@@ -1,0 +1,497 @@
+r"""The surface syntax: the spellings a learner types, read into the canonical tokens.
+
+One home for every spelling that is not the canonical one, shared by the calculator
+(:mod:`scaledattn.calculator.parse`) and the claim language (:mod:`scaledattn.claims`).
+It runs in two passes, neither of which evaluates anything:
+
+1. :func:`normalise` rewrites characters: subscripts (``dₖ`` → ``d_k``, ``q₁`` →
+   ``q_1``), superscripts (``σ²`` → ``sigma**2``), Greek letters (``σ`` → ``sigma``),
+   the operator signs SymPy and Unicode print (``·`` ``⋅`` ``×`` ``−``), and a bounded
+   set of LaTeX forms (``\mathrm{Var}``, ``\cdot``, ``\sqrt{x}``, ``\frac{a}{b}``,
+   ``d_{k}``, ``x^{2}``, ``\left( … \right)``). Each output character remembers its
+   position in the text as typed, so messages point at what the user wrote.
+2. :func:`rewrite_tokens` works on tokens: ``E[X]`` is ``E(X)``, ``q·k`` (or
+   ``q*k``, ``qᵀk``) is ``dot(q, k)``, and a product is implicit where nothing else
+   can be meant: a number or a closing parenthesis directly before a name, a call,
+   ``(`` or ``√``, or a name before a name (``2Cov(X, Y)``, ``16 d_k``, ``q_1 k_1``).
+   After ``/`` such a product is ambiguous (``1/2d_k``), and after ``**`` when nothing
+   separates it (``2^3x``, but ``x^2 y`` is x²·y): both are refused with both readings.
+
+Examples
+--------
+>>> normalise("Var(q·k) = dₖ")[0]
+'Var(q*k) = d_k'
+>>> normalise(r"\mathrm{Var}(q\cdot k) = \frac{d_k}{2}")[0]
+'Var(q* k) = ((d_k)/(2))'
+>>> normalise("σ² + μ_q")[0]
+'sigma**2 + mu_q'
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+
+from scaledattn.errors import InvalidArgument
+
+__all__ = [
+    "BRACKET_CALLS",
+    "GREEK",
+    "LATEX_WORDS",
+    "SYNONYMS",
+    "closest",
+    "did_you_mean",
+    "normalise",
+    "rewrite_tokens",
+]
+
+#: A token: (kind, canonical text, 1-based position); kind is 'number', 'name' or 'op'.
+Token = tuple[str, str, int]
+
+#: Greek letters and their names in the languages.
+GREEK = {"σ": "sigma", "ρ": "rho", "μ": "mu"}
+
+_SUBSCRIPTS = dict(zip("₀₁₂₃₄₅₆₇₈₉ₐₑₒₓₕₖₗₘₙₚₛₜᵢⱼᵣᵤᵥ", "0123456789aeoxhklmnpstijruv", strict=True))
+_SUPERSCRIPTS = dict(zip("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "0123456789-", strict=True))
+_SIGNS = {"·": "*", "⋅": "*", "∙": "*", "×": "*", "−": "-", "–": "-", "ᵀ": "ᵀ"}
+
+#: LaTeX commands that stand for one word or sign (``\\cdot`` is ``*``).
+LATEX_WORDS = {
+    "cdot": "*",
+    "times": "*",
+    "approx": "≈",
+    "le": "<=",
+    "leq": "<=",
+    "ge": ">=",
+    "geq": ">=",
+    "lt": "<",
+    "gt": ">",
+    "iff": "<=>",
+    "Leftrightarrow": "<=>",
+    "sigma": "sigma",
+    "rho": "rho",
+    "mu": "mu",
+    "exp": "exp",
+    "log": "log",
+    "ln": "log",
+    "top": "ᵀ",
+    "intercal": "ᵀ",
+    "E": "E",
+}
+#: LaTeX commands whose braced argument is a word in the language (``\\mathrm{Var}``).
+_FONT_COMMANDS = {
+    "mathrm", "operatorname", "text", "textrm", "mathit", "mathbf", "mathbb", "mathsf",
+    "rm", "textnormal", "mathop",
+}  # fmt: skip
+#: Spacing and sizing commands, read as nothing.
+_SILENT = {
+    "left",
+    "right",
+    "big",
+    "Big",
+    "bigg",
+    "Bigg",
+    "bigl",
+    "bigr",
+    "Bigl",
+    "Bigr",
+    "displaystyle",
+}
+_SPACES = {",", ";", ":", "!", " ", "quad", "qquad"}
+_FRACTIONS = {"frac", "dfrac", "tfrac"}
+
+#: The functions that may be written with square brackets, as E[X].
+BRACKET_CALLS = ("E", "Var", "Cov", "std")
+
+_COMMAND = re.compile(r"\\([A-Za-z]+|.)")
+
+
+class _Out:
+    """Characters written with the 1-based position each one came from."""
+
+    def __init__(self) -> None:
+        self.chars: list[str] = []
+        self.where: list[int] = []
+
+    def put(self, text: str, at: int) -> None:
+        self.chars.extend(text)
+        self.where.extend([at] * len(text))
+
+
+def normalise(text: str) -> tuple[str, list[int]]:
+    r"""``text`` in canonical characters, and the 1-based position each one was typed at.
+
+    Unknown LaTeX commands are refused by name (``\neq``); everything else the
+    tokenizer judges.
+
+    >>> normalise("q₁ + k_{2}")
+    ('q_1 + k_2', [1, 2, 2, 3, 4, 5, 6, 7, 9])
+    """
+    out = _Out()
+    _normalise(text, 0, len(text), out, text)
+    return "".join(out.chars), out.where
+
+
+def _normalise(text: str, start: int, end: int, out: _Out, whole: str) -> None:
+    i = start
+    while i < end:
+        ch = text[i]
+        if ch == "\\":
+            i = _command(text, i, end, out, whole)
+            continue
+        if ch == "$":
+            i += 1
+            continue
+        if ch in _SUBSCRIPTS:
+            j = i
+            while j < end and text[j] in _SUBSCRIPTS:
+                j += 1
+            if not out.chars or out.chars[-1] != "_":
+                out.put("_", i + 1)
+            for k in range(i, j):
+                out.put(_SUBSCRIPTS[text[k]], k + 1)
+            i = j
+            continue
+        if ch in _SUPERSCRIPTS:
+            j = i
+            while j < end and text[j] in _SUPERSCRIPTS:
+                j += 1
+            digits = "".join(_SUPERSCRIPTS[c] for c in text[i:j])
+            out.put("**" + (f"({digits})" if digits.startswith("-") else digits), i + 1)
+            i = j
+            continue
+        if ch in GREEK:
+            out.put(GREEK[ch], i + 1)
+            i += 1
+            continue
+        if ch in _SIGNS:
+            out.put(_SIGNS[ch], i + 1)
+            i += 1
+            continue
+        if ch == "_" and i + 1 < end and text[i + 1] == "{":
+            close = _closing(text, i + 1, end, whole)
+            inner = text[i + 2 : close]
+            if re.fullmatch(r"[A-Za-z0-9]+", inner):
+                out.put("_", i + 1)
+                out.put(inner, i + 3)
+                i = close + 1
+                continue
+        if ch == "{":
+            out.put("(", i + 1)
+        elif ch == "}":
+            out.put(")", i + 1)
+        else:
+            out.put(ch, i + 1)
+        i += 1
+
+
+def _closing(text: str, at: int, end: int, whole: str) -> int:
+    """The index of the '}' matching the '{' at ``at``."""
+    depth = 0
+    for j in range(at, end):
+        if text[j] == "{":
+            depth += 1
+        elif text[j] == "}":
+            depth -= 1
+            if depth == 0:
+                return j
+    raise InvalidArgument(f"missing '}}' for the '{{' at position {at + 1} in {_quote(whole)}")
+
+
+def _braced(text: str, at: int, end: int, command: str, whole: str) -> int:
+    """The index after leading spaces where a braced argument must start."""
+    while at < end and text[at] == " ":
+        at += 1
+    if at >= end or text[at] != "{":
+        raise InvalidArgument(
+            f"\\{command} takes a braced argument, as \\{command}{{…}}, in {_quote(whole)}"
+        )
+    return at
+
+
+def _command(text: str, i: int, end: int, out: _Out, whole: str) -> int:
+    match = _COMMAND.match(text, i, end)
+    if match is None:  # a lone backslash at the end
+        raise InvalidArgument(f"a lone '\\' at position {i + 1} in {_quote(whole)}")
+    name, after = match.group(1), match.end()
+    if name in _SPACES:
+        out.put(" ", i + 1)
+        return after
+    if name in _SILENT:
+        return after
+    if name in ("{", "}"):
+        out.put("(" if name == "{" else ")", i + 1)
+        return after
+    if name in LATEX_WORDS:
+        out.put(LATEX_WORDS[name], i + 1)
+        return after
+    if name in _FONT_COMMANDS:
+        at = _braced(text, after, end, name, whole)
+        close = _closing(text, at, end, whole)
+        _normalise(text, at + 1, close, out, whole)
+        return close + 1
+    if name == "sqrt":
+        if after < end and text[after] == "[":
+            raise InvalidArgument(f"only square roots are read: \\sqrt{{…}}, in {_quote(whole)}")
+        if after < end and text[after] == "{":
+            close = _closing(text, after, end, whole)
+            out.put("sqrt(", i + 1)
+            _normalise(text, after + 1, close, out, whole)
+            out.put(")", close + 1)
+            return close + 1
+        out.put("√", i + 1)
+        return after
+    if name in _FRACTIONS:
+        first = _braced(text, after, end, name, whole)
+        first_end = _closing(text, first, end, whole)
+        second = _braced(text, first_end + 1, end, name, whole)
+        second_end = _closing(text, second, end, whole)
+        out.put("((", i + 1)
+        _normalise(text, first + 1, first_end, out, whole)
+        out.put(")/(", first_end + 1)
+        _normalise(text, second + 1, second_end, out, whole)
+        out.put("))", second_end + 1)
+        return second_end + 1
+    better = closest(name, sorted({*LATEX_WORDS, *_FONT_COMMANDS, "sqrt", "frac"}))
+    hint = f"; did you mean \\{better}?" if better else " (see 'scaledattn verify --help')"
+    if name in ("ne", "neq"):
+        hint = " (there is no ≠: state the equation, and a false one is REFUTED)"
+    raise InvalidArgument(
+        f"unknown LaTeX command \\{name} at position {i + 1} in {_quote(whole)}{hint}"
+    )
+
+
+def _quote(text: str) -> str:
+    from scaledattn.calculator.parse import quote
+
+    return quote(text)
+
+
+# ------------------------------------------------------------------- tokens
+
+
+def rewrite_tokens(
+    tokens: Sequence[Token], functions: Sequence[str], text: str, *, dot: bool, lists: bool
+) -> list[Token]:
+    """Canonical tokens: bracket calls, ``q·k`` as ``dot(q, k)``, implicit products.
+
+    ``functions`` are the names the syntax calls; ``dot`` is True when it knows
+    ``dot(q, k)`` and ``lists`` when ``[`` opens a list.
+    """
+    out = list(tokens)
+    if lists:
+        out = _bracket_calls(out, functions)
+    if dot:
+        out = _dot_products(out)
+    return _implicit_products(out, functions, text)
+
+
+def _is(token: Token | None, kind: str, *values: str) -> bool:
+    return token is not None and token[0] == kind and (not values or token[1] in values)
+
+
+def _bracket_calls(tokens: list[Token], functions: Sequence[str]) -> list[Token]:
+    """``E[X]`` → ``E(X)`` for the moment functions (the brackets matched by nesting)."""
+    out = list(tokens)
+    for n in range(len(out) - 1):
+        name, opening = out[n], out[n + 1]
+        if not (_is(name, "name", *BRACKET_CALLS) and name[1] in functions):
+            continue
+        if not _is(opening, "op", "["):
+            continue
+        depth = 0
+        for m in range(n + 1, len(out)):
+            if _is(out[m], "op", "["):
+                depth += 1
+            elif _is(out[m], "op", "]"):
+                depth -= 1
+                if depth == 0:
+                    out[n + 1] = ("op", "(", opening[2])
+                    out[m] = ("op", ")", out[m][2])
+                    break
+    return out
+
+
+def _dot_products(tokens: list[Token]) -> list[Token]:
+    r"""``q * k`` (typed ``q·k``, ``q⋅k``, ``q\cdot k``), ``qᵀk`` and ``q^T k`` → ``dot(q, k)``."""
+    out: list[Token] = []
+    n = 0
+    while n < len(tokens):
+        end = _transpose_product(tokens, n)
+        if end and not (out and _is(out[-1], "op", "**")):
+            at, k_at = tokens[n][2], tokens[end - 1][2]
+            out += [("name", "dot", at), ("op", "(", at), ("name", "q", at), ("op", ",", at)]
+            out += [("name", "k", k_at), ("op", ")", k_at)]
+            n = end
+            continue
+        out.append(tokens[n])
+        n += 1
+    return out
+
+
+_TRANSPOSED = (
+    (("op", "*"),),
+    (("op", "ᵀ"),),
+    (("op", "**"), ("name", "T")),
+    (("op", "**"), ("op", "ᵀ")),
+    (("op", "**"), ("op", "("), ("name", "T"), ("op", ")")),
+    (("op", "**"), ("op", "("), ("op", "ᵀ"), ("op", ")")),
+)
+
+
+def _transpose_product(tokens: Sequence[Token], n: int) -> int:
+    """The index after ``q <product> k`` starting at ``n``, or 0 if none starts there."""
+    if not _is(tokens[n], "name", "q"):
+        return 0
+    for middle in _TRANSPOSED:
+        end = n + 1 + len(middle)
+        if end >= len(tokens) or not _is(tokens[end], "name", "k"):
+            continue
+        if all(_is(tokens[n + 1 + m], kind, text) for m, (kind, text) in enumerate(middle)):
+            if end + 1 < len(tokens) and _is(tokens[end + 1], "op", "**"):
+                return 0  # q·k**2 would square k: left to the grammar
+            return end + 1
+    return 0
+
+
+def _implicit_products(tokens: list[Token], functions: Sequence[str], text: str) -> list[Token]:
+    """A '*' between a number or ')' and a name, call, '(' or '√' that follows it directly."""
+    out: list[Token] = []
+    for n, token in enumerate(tokens):
+        if out and _implicit(out[-1], token, functions):
+            start = _factor_start(out)
+            before = out[start - 1] if start > 0 else None
+            left = out[-1]
+            touching = left[0] != "op" and left[2] + len(left[1]) == token[2]
+            if before is not None and (
+                _is(before, "op", "/") or (_is(before, "op", "**") and touching)
+            ):
+                _ambiguous(out, start, tokens, n, text, before)
+            out.append(("op", "*", token[2]))
+        out.append(token)
+    return out
+
+
+def _implicit(left: Token, right: Token, functions: Sequence[str]) -> bool:
+    """True when ``left right`` is a product: ``2X``, ``16 d_k``, ``(a)(b)``, ``q_1 k_1``.
+
+    A name before ``(`` is not one (it would read as a call), nor a function's name.
+    """
+    if left[0] == "name":
+        return left[1] not in functions and (right[0] == "name" or _is(right, "op", "√"))
+    left_ends = left[0] == "number" or _is(left, "op", ")")
+    right_starts = right[0] == "name" or _is(right, "op", "(", "√")
+    return left_ends and right_starts
+
+
+def _factor_start(out: list[Token]) -> int:
+    """Where the factor that ends ``out`` starts: the number or name, or the matching '('."""
+    if out[-1][0] in ("number", "name"):
+        return len(out) - 1
+    depth = 0
+    for m in range(len(out) - 1, -1, -1):
+        if _is(out[m], "op", ")"):
+            depth += 1
+        elif _is(out[m], "op", "("):
+            depth -= 1
+            if depth == 0:
+                # a call's name belongs to the factor
+                return m - 1 if m > 0 and out[m - 1][0] == "name" else m
+    return 0
+
+
+def _ambiguous(
+    out: list[Token], start: int, tokens: Sequence[Token], n: int, text: str, before: Token
+) -> None:
+    sign = "/" if before[1] == "/" else "**"
+    right_end = _factor_end(tokens, n)
+    first, split = out[start][2] - 1, tokens[n][2] - 1
+    last = tokens[right_end][2] - 1 + len(tokens[right_end][1])
+    left, right = text[first:split].strip(), text[split:last].strip()
+    grouped = text[:first] + f"({left}*{right})" + text[last:]
+    product = text[:first] + f"{left}*{right}" + text[last:]
+    raise InvalidArgument(
+        f"the implicit product {text[first:last]!r} after {sign!r} is ambiguous in"
+        f" {_quote(text)};"
+        f" did you mean {_quote(grouped)} or {_quote(product)}?"
+    )
+
+
+def _factor_end(tokens: Sequence[Token], n: int) -> int:
+    """The index of the last token of the factor that starts at ``n``."""
+    m = n + 1 if tokens[n][0] == "name" and _is(_at(tokens, n + 1), "op", "(") else n
+    if m == n and not _is(tokens[n], "op", "("):
+        return n
+    depth = 0
+    for j in range(m, len(tokens)):
+        if _is(tokens[j], "op", "("):
+            depth += 1
+        elif _is(tokens[j], "op", ")"):
+            depth -= 1
+            if depth == 0:
+                return j
+    return len(tokens) - 1
+
+
+def _at(tokens: Sequence[Token], n: int) -> Token | None:
+    return tokens[n] if n < len(tokens) else None
+
+
+# -------------------------------------------------------------- suggestions
+
+#: Words a learner may type for a function, and the function they mean.
+SYNONYMS = {
+    "variance": "Var",
+    "expectation": "E",
+    "expected": "E",
+    "mean": "E",
+    "covariance": "Cov",
+    "stddev": "std",
+    "stdev": "std",
+    "sd": "std",
+    "ln": "log",
+    "root": "sqrt",
+    "product": "dot",
+    "inner": "dot",
+}
+
+
+def closest(word: str, known: Sequence[str]) -> str | None:
+    """The known word closest to ``word`` (case ignored, synonyms first), or None.
+
+    >>> closest("Sigma", ["sigma", "rho"]), closest("variance", ["Var", "E"])
+    ('sigma', 'Var')
+    """
+    import difflib
+
+    if word.lower() in SYNONYMS and SYNONYMS[word.lower()] in known:
+        return SYNONYMS[word.lower()]
+    lowered = {k.lower(): k for k in known}
+    if word.lower() in lowered:
+        return lowered[word.lower()]
+    found = difflib.get_close_matches(word.lower(), list(lowered), n=1, cutoff=0.6)
+    return lowered[found[0]] if found else None
+
+
+def did_you_mean(
+    text: str, position: int, old: str, new: str, accepts: Callable[[str], bool]
+) -> str:
+    """``; did you mean "…"?`` with ``old`` (at ``position``, and as a word everywhere) replaced.
+
+    The whole corrected text is offered only when ``accepts`` reads it, so that it
+    works when pasted back; otherwise the replacement alone is named.
+
+    >>> did_you_mean("Var(dk) = 1", 5, "dk", "d_k", lambda t: True)
+    '; did you mean "Var(d_k) = 1"?'
+    """
+    start = position - 1
+    if text[start : start + len(old)] == old:
+        word = re.compile(rf"(?<![A-Za-z0-9_]){re.escape(old)}(?![A-Za-z0-9_])")
+        candidate = (
+            word.sub(new, text)
+            if old[:1].isalpha()
+            else text[:start] + new + text[start + len(old) :]
+        )
+        if accepts(candidate):
+            return f"; did you mean {_quote(candidate)}?"
+    return f"; did you mean {new}?"
