@@ -22,7 +22,13 @@ def register(sub: Any) -> None:
 
     p = sub.add_parser("derive", help="print a theorem's checked derivation")
     p.add_argument("name", metavar="NAME", help="a theorem (see 'scaledattn list')")
-    p.add_argument("--format", choices=FORMATS, default="text")
+    p.add_argument(
+        "--format",
+        choices=(*FORMATS, "proof"),
+        default="text",
+        help="text, latex, markdown, json (a certificate check-proof reads back), or proof"
+        " (the proof-file format)",
+    )
     p.set_defaults(func=cmd_derive)
 
     p = sub.add_parser(
@@ -55,7 +61,12 @@ def cmd_derive(args: argparse.Namespace) -> int:
     """Render one derivation; exit 1 if the kernel rejects a step."""
     derivation = find_derivation(args.name)
     result = audit_of(derivation)
-    print(render(result, args.format))
+    if args.format == "proof":
+        from scaledattn.render.proof import proof_document
+
+        print(proof_document(result), end="")
+    else:
+        print(render(result, args.format))
     return 0 if result.verified else 1
 
 

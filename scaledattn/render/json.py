@@ -8,10 +8,15 @@ from typing import Any
 from scaledattn.kernel import Audit
 from scaledattn.render.display import statement_parts, sympy_string
 from scaledattn.render.latex import statement_tex, tex
+from scaledattn.render.proof import certificate
 
 
 def audit_json(audit: Audit) -> dict[str, Any]:
-    """``{theorem, statement, verified, steps: [{rule, expr, latex, verified, note}], …}``."""
+    """``{theorem, statement, verified, steps: [{rule, expr, latex, verified, note}], …}``.
+
+    ``certificate`` holds the same derivation (and the theorems it cites) in the proof
+    format, which ``scaledattn check-proof`` reads back and re-checks.
+    """
     d = audit.derivation
     lhs, relation, rhs = statement_parts(d.statement)
     used = audit.theorem.used if audit.theorem is not None else frozenset()
@@ -36,6 +41,7 @@ def audit_json(audit: Audit) -> dict[str, Any]:
             for r in audit.steps
         ],
         "errors": [str(e) for e in audit.errors],
+        "certificate": certificate(audit),
     }
 
 

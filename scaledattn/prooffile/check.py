@@ -1,0 +1,277 @@
+"""Checking a proof file: every step by the kernel, with feedback on the ones it rejects.
+
+For each theorem: the declared assumptions (and the lesson's defaults for what they
+leave unsaid), then each step in turn, from the previous *written* expression:
+
+- with ``by RULE``: the kernel's step check, nothing else;
+- without: the search of :mod:`scaledattn.prooffile.search` proposes a rule, a short
+  chain, or a longer chain (a gap), and the kernel checks each of its steps.
+
+The theorem is proved only by the kernel's ``audit`` of the whole chain with the
+found steps written in; a proved theorem may be cited (``by NAME``) by later ones.
+A rejected step gets feedback (:mod:`scaledattn.prooffile.feedback`): what the rule
+gives, the difference, a model where the two sides differ, and the likely cause.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+from functools import cache
+from typing import Any
+
+import sympy
+
+from scaledattn.claims.automation import key
+from scaledattn.derive import audit_of
+from scaledattn.kernel import (
+    RULES,
+    Assumption,
+    Audit,
+    Derivation,
+    IndependentComponents,
+    Moment,
+    Positive,
+    RandomVector,
+    Step,
+    StepResult,
+    Theorem,
+    audit,
+)
+from scaledattn.kernel.assumptions import Independence
+from scaledattn.kernel.expr import Component, Dot, E, Var, rebuild
+from scaledattn.kernel.theorem import check_step
+from scaledattn.prooffile.feedback import Feedback, feedback
+from scaledattn.prooffile.parse import Document, TheoremBlock
+from scaledattn.prooffile.search import Justification, Search
+from scaledattn.registry import all_derivations
+from scaledattn.render.display import assumption_text
+
+__all__ = [
+    "StepVerdict",
+    "TheoremVerdict",
+    "builtin_theorems",
+    "check_document",
+    "is_known_rule",
+]
+
+
+@dataclass(frozen=True)
+class StepVerdict:
+    """One written step: 'verified', 'gap' (true, bridged by a longer chain) or 'rejected'."""
+
+    number: int
+    line: int
+    written_rule: str | None
+    claim: Any
+    status: str
+    justification: Justification | None = None
+    feedback: Feedback | None = None
+
+    @property
+    def rules(self) -> tuple[str, ...]:
+        """The rules the kernel checked for this step."""
+        return self.justification.rule_names if self.justification else ()
+
+
+@dataclass
+class TheoremVerdict:
+    """A theorem's steps, the problems with its start or end, and the kernel's audit."""
+
+    block: TheoremBlock
+    assumptions: tuple[Assumption, ...]
+    described: list[str]
+    start: Any
+    steps: list[StepVerdict] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    audit: Audit | None = None
+
+    @property
+    def verified(self) -> bool:
+        """True when the kernel proved the theorem (every step justified)."""
+        return self.audit is not None and self.audit.verified and not self.problems
+
+    @property
+    def gaps(self) -> int:
+        """How many steps were bridged by a chain longer than the search's."""
+        return sum(1 for s in self.steps if s.status == "gap")
+
+
+@cache
+def builtin_theorems() -> Mapping[str, Theorem]:
+    """Every built-in theorem (all derivations ``scaledattn check`` lists), proved."""
+    found: dict[str, Theorem] = {}
+    for d in all_derivations():
+        result = audit_of(d)
+        if result.theorem is not None:
+            found[d.name] = result.theorem
+    return found
+
+
+@cache
+def _builtin_names() -> frozenset[str]:
+    return frozenset(d.name for d in all_derivations())
+
+
+def is_known_rule(name: str) -> bool:
+    """True for a registered rule or a built-in theorem."""
+    return name in RULES or name in _builtin_names()
+
+
+# ------------------------------------------------------------------ defaults
+
+
+def _vectors(exprs: list[Any]) -> list[str]:
+    found: dict[str, None] = {}
+    for e in exprs:
+        node: Any
+        for node in sympy.preorder_traversal(rebuild(e)):
+            if isinstance(node, Component):
+                found.setdefault(node.label.name, None)
+            elif isinstance(node, Dot):
+                found.setdefault(node.args[0].name, None)
+                found.setdefault(node.args[1].name, None)
+    return list(found)
+
+
+def _moment_given(assumptions: list[Assumption], op: type[Any], vector: str) -> bool:
+    for a in assumptions:
+        lhs: Any = a.lhs if isinstance(a, Moment) else None
+        if lhs is not None and isinstance(lhs, op):
+            atom = lhs.args[0]
+            if isinstance(atom, Component) and atom.label.name == vector:
+                return True
+    return False
+
+
+def with_defaults(block: TheoremBlock) -> tuple[tuple[Assumption, ...], list[str]]:
+    """The declared assumptions, and the lesson's defaults for what they leave unsaid."""
+    declared = list(block.assumptions)
+    described = [assumption_text(a) for a in declared]
+    if "no defaults" in block.described:
+        return tuple(declared), described
+    exprs = [block.statement.lhs, block.statement.rhs, *(s.claim for s in block.steps)]
+    if block.start is not None:
+        exprs.append(block.start)
+    added: list[Assumption] = []
+    vectors = _vectors(exprs)
+    if vectors:
+        d = sympy.Symbol("d_k", integer=True, positive=True)
+        covered = any(isinstance(a, Independence) for a in declared)
+        if not covered:
+            added.append(IndependentComponents(*(RandomVector(v, d) for v in vectors)))
+        i = sympy.Symbol("i", integer=True, positive=True)
+        for v in vectors:
+            atom = Component(RandomVector(v, d).label, i)
+            if not _moment_given(declared, E, v):
+                added.append(Moment(E(atom), 0))
+            if not _moment_given(declared, Var, v):
+                added.append(Moment(Var(atom), 1))
+    c = sympy.Symbol("c", real=True)
+    mentions_c = any(c in rebuild(e).free_symbols for e in exprs if hasattr(e, "free_symbols"))
+    if mentions_c and not any(isinstance(a, Positive) and a.symbol == c for a in declared):
+        added.append(Positive(c))
+    described += [assumption_text(a) + " (default)" for a in added]
+    return tuple(declared + added), described
+
+
+# --------------------------------------------------------------------- check
+
+
+@dataclass
+class Checker:
+    """Checks the theorems of a document in order; proved ones become citable."""
+
+    seconds: float = 3.0
+    theorems: dict[str, Theorem] = field(default_factory=dict)
+    progress: Callable[[str], None] | None = None
+
+    def citable(self, name: str) -> dict[str, Theorem]:
+        """Built-in theorems, overridden by the file's proved ones; never the theorem itself."""
+        found = {k: v for k, v in builtin_theorems().items() if k != name}
+        found.update({k: v for k, v in self.theorems.items() if k != name})
+        return found
+
+    def check(self, block: TheoremBlock) -> TheoremVerdict:
+        """The verdict on one theorem block."""
+        assumptions, described = with_defaults(block)
+        statement = block.statement
+        skeleton = Derivation(block.name, statement, (), assumptions)
+        theorems = self.citable(block.name)
+        search = Search(skeleton, theorems, seconds=self.seconds)
+        start = block.start if block.start is not None else statement.lhs
+        verdict = TheoremVerdict(block, assumptions, described, start)
+        if key(start) != key(statement.lhs):
+            verdict.problems.append(
+                "the chain does not start at the statement's left side"
+                f" (it starts at {_show(start)}; the statement's left side is"
+                f" {_show(statement.lhs)})"
+            )
+        prev = start
+        kernel_steps: list[Step] = []
+        for number, written in enumerate(block.steps, start=1):
+            step = self._step(number, written, prev, skeleton, theorems, search)
+            verdict.steps.append(step)
+            if step.justification is not None:
+                kernel_steps += list(step.justification.steps)
+            prev = written.claim
+        if block.steps and key(prev) != key(statement.rhs):
+            verdict.problems.append(
+                f"the chain ends at {_show(prev)}, but the statement's right side is"
+                f" {_show(statement.rhs)}"
+            )
+        if all(s.status != "rejected" for s in verdict.steps) and not verdict.problems:
+            completed = replace(skeleton, steps=tuple(kernel_steps))
+            verdict.audit = audit(completed, theorems)
+            if verdict.audit.theorem is not None:
+                self.theorems[block.name] = verdict.audit.theorem
+        return verdict
+
+    def _step(
+        self,
+        number: int,
+        written: Any,
+        prev: Any,
+        skeleton: Derivation,
+        theorems: Mapping[str, Theorem],
+        search: Search,
+    ) -> StepVerdict:
+        claim = written.claim
+        if written.rule is not None:
+            rule: Any = theorems.get(written.rule, written.rule)
+            result = check_step(prev, Step(rule, claim), number, skeleton, theorems)
+            if result.ok:
+                return StepVerdict(
+                    number, written.line, written.rule, claim, "verified",
+                    Justification("rule", (result,)),
+                )  # fmt: skip
+            return StepVerdict(
+                number, written.line, written.rule, claim, "rejected",
+                feedback=feedback(prev, claim, result, skeleton, search),
+            )  # fmt: skip
+        found = search.justify(prev, claim, number)
+        if found is not None:
+            status = "gap" if found.kind == "gap" else "verified"
+            return StepVerdict(number, written.line, None, claim, status, found)
+        nearest: StepResult | None = search.nearest(prev, claim, number)
+        if nearest is None:
+            nearest = check_step(prev, Step("ring", claim), number, skeleton, theorems)
+        return StepVerdict(
+            number, written.line, None, claim, "rejected",
+            feedback=feedback(prev, claim, nearest, skeleton, search),
+        )  # fmt: skip
+
+
+def check_document(document: Document, seconds: float = 3.0) -> list[TheoremVerdict]:
+    """The verdict on every theorem of ``document``, in order."""
+    checker = Checker(seconds)
+    return [checker.check(block) for block in document.theorems]
+
+
+def _show(expr: Any) -> str:
+    from scaledattn.render.proof import proof_term
+
+    try:
+        return proof_term(expr)
+    except Exception:  # a display fallback only
+        return str(expr)
