@@ -28,14 +28,21 @@ from scaledattn.errors import MissingAssumption
 from scaledattn.kernel import (
     CrossSum,
     Derivation,
+    Equation,
     Independent,
     IndependentComponents,
+    Positive,
     RandomVariable,
     RandomVector,
+    Step,
     StepResult,
 )
 from scaledattn.kernel.assumptions import Independence
 from scaledattn.kernel.expr import Component, Cov, Dot, E, Var, normal_form, rebuild
+from scaledattn.numeric.evaluate import Evaluator, equal, show
+from scaledattn.numeric.evidence import check_assumptions
+from scaledattn.numeric.model import build_model, signature
+from scaledattn.numeric.settings import default_settings
 from scaledattn.render.proof import proof_term
 
 __all__ = ["Feedback", "feedback", "likely_cause"]
@@ -75,16 +82,46 @@ def _show(expr: Any) -> str:
 def _difference(claim: Any, derived: Any) -> Expr | None:
     if isinstance(claim, Boolean) or isinstance(derived, Boolean) or derived is None:
         return None
-    return sympy.expand(normal_form(claim) - normal_form(derived))
+    if sympy.expand(normal_form(claim) - normal_form(derived)) == 0:
+        return sympy.S.Zero
+    return sympy.expand(rebuild(claim) - rebuild(derived))
 
 
 def _model(prev: Any, claim: Any, derivation: Derivation) -> Counterexample | None:
     if isinstance(prev, Boolean) or isinstance(claim, Boolean):
         return None
     try:
-        return counterexample(rebuild(prev), rebuild(claim), derivation.assumptions)
+        found = counterexample(rebuild(prev), rebuild(claim), derivation.assumptions)
     except Exception:  # the oracle knows only some terms; no model then
+        found = None
+    return found if found is not None else _model_with_sums(prev, claim, derivation)
+
+
+def _model_with_sums(prev: Any, claim: Any, derivation: Derivation) -> Counterexample | None:
+    """A model from the numeric witnesses' settings (sums over their bound indices kept)."""
+    assumptions = derivation.assumptions
+    if not (_random_units(prev)[0] or _random_units(prev)[1] or _has_moments(rebuild(prev))):
+        assumptions = tuple(a for a in assumptions if isinstance(a, Positive))
+    step = Derivation("step", Equation(prev, claim), (Step("ring", claim),), assumptions)
+    try:
+        sig = signature(step)
+        settings = default_settings(step)
+    except Exception:  # no setting for these terms: no model
         return None
+    if not sig.units():  # numbers only: small values of the constants
+        settings = [dict.fromkeys(sig.constants, value) for value in (2, 3, 5)]
+    for data in settings:
+        try:
+            model = build_model(sig, data)
+            ev = Evaluator(model)
+            if check_assumptions(step, model, ev):
+                continue
+            left, right = ev.value(rebuild(prev)), ev.value(rebuild(claim))
+        except Exception:  # this setting cannot evaluate the terms; try the next
+            continue
+        if not equal(left, right):
+            return Counterexample(model.describe(), show(left), show(right), data)
+    return None
 
 
 def feedback(

@@ -35,8 +35,8 @@ def _step_lines(s: StepVerdict) -> list[str]:
         rules = ", ".join(s.rules)
         if s.written_rule is not None:
             return [f"{head}  by {rules}"]
-        kind = "found" if len(s.rules) == 1 else "found a chain of"
-        return [f"{head}  by {rules}  ({kind} by the search)"]
+        kind = "a rule" if len(s.rules) == 1 else "a chain"
+        return [f"{head}  by {rules}  ({kind} found by the search)"]
     if s.status == "gap":
         assert s.justification is not None
         n = len(s.justification.results)
