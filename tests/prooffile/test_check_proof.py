@@ -1,0 +1,194 @@
+"""Proof files: round trips of every built-in theorem, the exercises, five mistakes, bad files."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from scaledattn.cli import main
+from scaledattn.derive import audit_of
+from scaledattn.kernel import Equation, normal_form
+from scaledattn.kernel.rules import prop_key
+from scaledattn.prooffile.check import TheoremVerdict
+from scaledattn.prooffile.files import Checked, check_file, check_text, read_document
+from scaledattn.prooffile.lessons import EXERCISES, MISTAKES
+from scaledattn.prooffile.parse import MAX_BYTES, ProofFileError
+from scaledattn.registry import all_derivations
+from scaledattn.render import render
+from scaledattn.render.proof import proof_assumption, proof_document
+
+DERIVATIONS = all_derivations()
+
+
+def _same(a: object, b: object) -> bool:
+    if isinstance(a, Equation) or (hasattr(a, "lhs") and not hasattr(a, "is_Relational")):
+        return _same(a.lhs, b.lhs) and _same(a.rhs, b.rhs)  # type: ignore[attr-defined]
+    if getattr(a, "is_Relational", False) or getattr(a, "is_Boolean", False):
+        return bool(prop_key(a) == prop_key(b))
+    return bool(normal_form(a) == normal_form(b))
+
+
+def _last(checked: Checked, name: str) -> TheoremVerdict:
+    (found,) = [v for v in checked.verdicts if v.block.name == name]
+    return found
+
+
+def _assert_same_theorem(checked: Checked, name: str) -> None:
+    original = next(d for d in DERIVATIONS if d.name == name)
+    verdict = _last(checked, name)
+    assert verdict.verified, checked.text()
+    assert verdict.audit is not None
+    read = verdict.audit.derivation
+    assert _same(read.statement.lhs, original.statement.lhs)
+    assert _same(read.statement.rhs, original.statement.rhs)
+    assert len(verdict.steps) == len(original.steps)
+    for written, step in zip(verdict.steps, original.steps, strict=True):
+        assert written.written_rule == getattr(step.rule, "name", step.rule)
+        assert _same(written.claim, step.claim)
+    # the same assumptions (an Entries label is display only and not written)
+    written = {proof_assumption(a) for a in read.assumptions}
+    assert written == {proof_assumption(a) for a in original.assumptions}
+
+
+@pytest.mark.parametrize("derivation", DERIVATIONS, ids=lambda d: d.name)
+def test_every_built_in_theorem_round_trips_through_the_proof_format(derivation: object) -> None:
+    name = derivation.name  # type: ignore[attr-defined]
+    text = proof_document(audit_of(derivation))  # type: ignore[arg-type]
+    _assert_same_theorem(check_text(text, name), name)
+
+
+@pytest.mark.parametrize("derivation", DERIVATIONS, ids=lambda d: d.name)
+def test_every_built_in_theorem_round_trips_through_the_json_certificate(
+    derivation: object, tmp_path: Path
+) -> None:
+    name = derivation.name  # type: ignore[attr-defined]
+    path = tmp_path / f"{name}.json"
+    path.write_text(render(audit_of(derivation), "json"), encoding="utf-8")  # type: ignore[arg-type]
+    _assert_same_theorem(check_file(path), name)
+
+
+@pytest.mark.parametrize("name", sorted(EXERCISES))
+def test_each_exercise_written_without_any_by_is_verified(name: str) -> None:
+    chain = [line for line in EXERCISES[name].splitlines() if not line.startswith("#")]
+    assert not any(" by " in line for line in chain)
+    checked = check_text(EXERCISES[name], name)
+    assert checked.verified, checked.text()
+
+
+@pytest.mark.parametrize("name", sorted(MISTAKES))
+def test_each_typical_mistake_is_rejected_at_its_step_with_a_model_and_a_cause(name: str) -> None:
+    mistake = MISTAKES[name]
+    checked = check_text(mistake.text, name)
+    assert not checked.verified
+    (verdict,) = checked.verdicts
+    rejected = [s for s in verdict.steps if s.status == "rejected"]
+    assert [s.number for s in rejected] == [mistake.step], checked.text()
+    feedback = rejected[0].feedback
+    assert feedback is not None
+    assert feedback.model is not None, checked.text()
+    assert feedback.model.left != feedback.model.right
+    assert mistake.cause in feedback.cause, feedback.cause
+
+
+def test_a_wrong_by_is_rejected_with_what_the_rule_gives() -> None:
+    text = "theorem t: Var(X + Y) = Var(X) + Var(Y)\n  = Var(X) + Var(Y)  by variance_def\n"
+    checked = check_text(text)
+    step = checked.verdicts[0].steps[0]
+    assert step.status == "rejected"
+    assert step.feedback is not None
+    assert step.feedback.gives == "-E(X + Y)**2 + E((X + Y)**2)"
+
+
+def test_a_later_theorem_cites_an_earlier_one_of_the_same_file() -> None:
+    text = (
+        "theorem lin: E(X + Y) = E(X) + E(Y)\n  = E(X) + E(Y)  by expectation_linear\n\n"
+        "theorem twice: E(X + Y) + 1 = E(X) + E(Y) + 1\n  = E(X) + E(Y) + 1  by lin\n"
+    )
+    assert check_text(text).verified
+
+
+def test_markdown_proof_blocks_are_checked_each_with_its_lines(tmp_path: Path) -> None:
+    lesson = tmp_path / "lesson.md"
+    lesson.write_text(
+        "# A lesson\n\nSome prose.\n\n```proof\n"
+        + EXERCISES["exercise2"]
+        + "```\n\n```python\nprint(1)\n```\n\n```proof\n"
+        + MISTAKES["c_equals_d_k"].text
+        + "```\n",
+        encoding="utf-8",
+    )
+    checked = check_file(lesson)
+    assert checked.blocks == 2
+    first, second = checked.verdicts
+    assert first.verified
+    assert not second.verified
+    assert first.block.line == 7
+    assert second.block.block == 2
+    assert [s.line for s in second.steps if s.status == "rejected"] == [
+        lesson.read_text().splitlines().index("  = 1") + 1
+    ]
+
+
+# ------------------------------------------------------------------ malformed files
+
+MALFORMED: dict[str, tuple[bytes, str, tuple[int, int]]] = {
+    "unknown rule": (b"theorem t: E(X) = E(X)\n  = E(X)  by nope\n", "unknown rule", (2, 14)),
+    "broken expression": (b"theorem t: E(X) = E(X)\n  = E(X +\n", "unexpected end", (2, 10)),
+    "missing theorem line": (b"  Var(X)\n  = Var(X)\n", "expected 'theorem", (1, 3)),
+    "empty file": (b"", "no theorem", (1, 1)),
+    "binary file": (b"theorem t\x00\xff", "not a text file", (1, 10)),
+    "10 MB file": (b"#" * (10 * 1024 * 1024), "file too large", (1, 1)),
+}
+
+
+@pytest.mark.parametrize("case", sorted(MALFORMED))
+def test_a_malformed_file_is_one_error_naming_file_line_and_column(
+    case: str, tmp_path: Path
+) -> None:
+    data, message, (line, column) = MALFORMED[case]
+    path = tmp_path / "bad.proof"
+    path.write_bytes(data)
+    with pytest.raises(ProofFileError) as caught:
+        read_document(path)
+    text = str(caught.value)
+    assert text.startswith(f"{path}:{line}:{column}: "), text
+    assert message in text
+    assert "\n" not in text
+    assert len(data) <= MAX_BYTES or "too large" in text
+
+
+def test_check_proof_exits_2_with_one_line_for_a_malformed_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "bad.proof"
+    path.write_bytes(MALFORMED["unknown rule"][0])
+    assert main(["check-proof", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.strip() == f"{path}:2:14: " + err.split(": ", 1)[1].strip()
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_check_proof_exit_codes_and_json(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    good, bad = tmp_path / "good.proof", tmp_path / "bad.proof"
+    good.write_text(EXERCISES["exercise2"], encoding="utf-8")
+    bad.write_text(MISTAKES["variance_not_squared"].text, encoding="utf-8")
+    assert main(["check-proof", str(good)]) == 0
+    assert "✓ step 1" in capsys.readouterr().out
+    assert main(["check-proof", str(bad), "--json"]) == 1
+    report = json.loads(capsys.readouterr().out)
+    step = report["theorems"][0]["steps"][0]
+    assert step["status"] == "rejected"
+    assert step["feedback"]["model"] is not None
+
+
+def test_derive_format_proof_writes_the_file_check_proof_reads(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["derive", "unique_scale", "--format", "proof"]) == 0
+    path = tmp_path / "unique_scale.proof"
+    path.write_text(capsys.readouterr().out, encoding="utf-8")
+    assert main(["check-proof", str(path)]) == 0
