@@ -89,7 +89,8 @@ class TheoremVerdict:
     @property
     def verified(self) -> bool:
         """True when the kernel proved the theorem (every step justified)."""
-        return self.audit is not None and self.audit.verified and not self.problems
+        rejected = any(s.status == "rejected" for s in self.steps)
+        return self.audit is not None and self.audit.verified and not self.problems and not rejected
 
     @property
     def gaps(self) -> int:
@@ -207,27 +208,61 @@ class Checker:
                 f" (it starts at {_show(start)}; the statement's left side is"
                 f" {_show(statement.lhs)})"
             )
+        # Steps without ``by``: the search proposes kernel steps (each checked as it goes).
         prev = start
-        kernel_steps: list[Step] = []
+        found: dict[int, StepVerdict] = {}
         for number, written in enumerate(block.steps, start=1):
-            step = self._step(number, written, prev, skeleton, theorems, search)
-            verdict.steps.append(step)
-            if step.justification is not None:
-                kernel_steps += list(step.justification.steps)
+            if written.rule is None:
+                found[number] = self._search(number, written, prev, skeleton, theorems, search)
             prev = written.claim
         if block.steps and key(prev) != key(statement.rhs):
             verdict.problems.append(
                 f"the chain ends at {_show(prev)}, but the statement's right side is"
                 f" {_show(statement.rhs)}"
             )
-        if all(s.status != "rejected" for s in verdict.steps) and not verdict.problems:
-            completed = replace(skeleton, steps=tuple(kernel_steps))
-            verdict.audit = audit(completed, theorems)
-            if verdict.audit.theorem is not None:
-                self.theorems[block.name] = verdict.audit.theorem
+        # The whole chain, the found steps written in, goes to the kernel's audit once;
+        # a step with ``by`` gets the audit's verdict on it.
+        kernel_steps: list[Step] = []
+        spans: list[tuple[int, int]] = []
+        for number, written in enumerate(block.steps, start=1):
+            first = len(kernel_steps)
+            if written.rule is not None:
+                kernel_steps.append(Step(theorems.get(written.rule, written.rule), written.claim))
+            else:
+                justification = found[number].justification
+                kernel_steps += (
+                    list(justification.steps)
+                    if justification is not None
+                    else [Step("ring", written.claim)]  # rejected already; keeps the chain
+                )
+            spans.append((first, len(kernel_steps)))
+        completed = replace(skeleton, steps=tuple(kernel_steps))
+        verdict.audit = audit(completed, theorems)
+        prev = start
+        for number, (written, (first, _)) in enumerate(
+            zip(block.steps, spans, strict=True), start=1
+        ):
+            if written.rule is None:
+                verdict.steps.append(found[number])
+            else:
+                result = verdict.audit.steps[first]
+                if result.ok:
+                    step = StepVerdict(
+                        number, written.line, written.rule, written.claim, "verified",
+                        Justification("rule", (result,)),
+                    )  # fmt: skip
+                else:
+                    step = StepVerdict(
+                        number, written.line, written.rule, written.claim, "rejected",
+                        feedback=feedback(prev, written.claim, result, skeleton, search),
+                    )  # fmt: skip
+                verdict.steps.append(step)
+            prev = written.claim
+        if verdict.verified and verdict.audit.theorem is not None:
+            self.theorems[block.name] = verdict.audit.theorem
         return verdict
 
-    def _step(
+    def _search(
         self,
         number: int,
         written: Any,
@@ -237,18 +272,6 @@ class Checker:
         search: Search,
     ) -> StepVerdict:
         claim = written.claim
-        if written.rule is not None:
-            rule: Any = theorems.get(written.rule, written.rule)
-            result = check_step(prev, Step(rule, claim), number, skeleton, theorems)
-            if result.ok:
-                return StepVerdict(
-                    number, written.line, written.rule, claim, "verified",
-                    Justification("rule", (result,)),
-                )  # fmt: skip
-            return StepVerdict(
-                number, written.line, written.rule, claim, "rejected",
-                feedback=feedback(prev, claim, result, skeleton, search),
-            )  # fmt: skip
         found = search.justify(prev, claim, number)
         if found is not None:
             status = "gap" if found.kind == "gap" else "verified"
@@ -258,7 +281,7 @@ class Checker:
             nearest = check_step(prev, Step("ring", claim), number, skeleton, theorems)
         return StepVerdict(
             number, written.line, None, claim, "rejected",
-            feedback=feedback(prev, claim, nearest, skeleton, search),
+            feedback=feedback(prev, claim, nearest, skeleton, search, named=False),
         )  # fmt: skip
 
 

@@ -60,6 +60,7 @@ class Feedback:
     model: Counterexample | None
     cause: str
     error: str
+    values: str = ""
 
     def as_json(self) -> dict[str, Any]:
         """A JSON-ready dict."""
@@ -69,6 +70,7 @@ class Feedback:
             "difference": self.difference,
             "model": self.model.as_json() if self.model else None,
             "likely_cause": self.cause,
+            "values": self.values,
         }
 
 
@@ -125,14 +127,28 @@ def _model_with_sums(prev: Any, claim: Any, derivation: Derivation) -> Counterex
 
 
 def feedback(
-    prev: Any, claim: Any, result: StepResult, derivation: Derivation, search: Any
+    prev: Any,
+    claim: Any,
+    result: StepResult,
+    derivation: Derivation,
+    search: Any,
+    named: bool = True,
 ) -> Feedback:
-    """The feedback on a step the kernel rejected (``result``)."""
+    """The feedback on a step the kernel rejected (``result``; ``named``: by a written rule)."""
     derived = result.derived
     diff = _difference(claim, derived)
     model = _model(prev, claim, derivation)
     cause = likely_cause(prev, claim, result, derivation, search, model is not None)
     error = str(result.error.message).strip() if result.error is not None else ""
+    values = ""
+    if not isinstance(claim, Boolean):
+        truth, written = _closed(prev, derivation), _closed(claim, derivation)
+        if key(truth) != key(written) and not (_has_moments(truth) or _has_moments(written)):
+            values = (
+                f"the previous expression comes to {_show(truth)}, the claim to {_show(written)}"
+            )
+            if not named:  # no rule was named: the difference of the values says more
+                diff = sympy.expand(rebuild(written) - rebuild(truth))
     return Feedback(
         rule=result.rule_name,
         gives=_show(derived) if derived is not None else "",
@@ -140,6 +156,7 @@ def feedback(
         model=model,
         cause=cause,
         error=error,
+        values=values,
     )
 
 
@@ -188,9 +205,15 @@ def _independence_hint(prev: Any, claim: Any, derivation: Derivation, search: An
 def _closed(expr: Any, derivation: Derivation) -> Any:
     """``expr`` rewritten as far as the claims automation goes (for comparing values)."""
     try:
-        return normalize(expr, Environment(tuple(derivation.assumptions))).end
+        return _CLOSED.setdefault(
+            (expr, derivation.assumptions),
+            normalize(expr, Environment(tuple(derivation.assumptions))).end,
+        )
     except Exception:  # untrusted automation: fall back to the expression
         return expr
+
+
+_CLOSED: dict[tuple[Any, Any], Any] = {}
 
 
 def _has_cross(expr: Expr) -> bool:
@@ -257,7 +280,7 @@ def likely_cause(
         if (ratio != 1 and sympy.simplify(ratio - scale**-1) == 0) or ratio == scale:
             return (
                 f"a variance not squared when scaling: Var(a·Z) = a²·Var(Z), so the factor"
-                f" {_show(scale)} comes out of Var as {_show(scale**2)}"
+                f" {_show(scale)} comes out of Var squared, as ({_show(scale)})**2"
             )
     truth, written = _closed(prev, derivation), _closed(claim, derivation)
     if key(truth) == key(written):

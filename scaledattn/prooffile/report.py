@@ -55,7 +55,10 @@ def _step_lines(s: StepVerdict) -> list[str]:
         which = "the rule gives" if s.written_rule else f"nearest rule {fb.rule} gives"
         lines.append(f"      {which}: {fb.gives}")
     if fb.difference and fb.difference != "0":
-        lines.append(f"      difference (claim - rule): {fb.difference}")
+        against = "rule" if s.written_rule or not fb.values else "previous"
+        lines.append(f"      difference (claim - {against}): {fb.difference}")
+    if fb.values:
+        lines.append(f"      {fb.values}")
     if fb.model is not None:
         lines.append(
             f"      a model where the two sides differ: {fb.model.model}:"

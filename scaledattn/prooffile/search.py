@@ -149,25 +149,22 @@ class Search:
             left, right = normalize(prev, env), normalize(claim, env)
         except Exception:  # automation is untrusted; no chain, no claim
             return None
-        if key(left.end) != key(right.end):
+        meeting = _meeting(
+            [key(prev), *(key(c) for c, _, _ in left.steps)],
+            [key(claim), *(key(c) for c, _, _ in right.steps)],
+        )
+        if meeting is None:
             return None
-        exprs = [prev, *(c for c, _, _ in left.steps)]
-        rules: list[Any] = [by for _, by, _ in left.steps]
-        back = [right.start, *(c for c, _, _ in right.steps)]
-        if right.steps:
-            exprs.append(back[-1])
-            rules.append("ring")
-            for n in range(len(right.steps), 0, -1):
-                exprs.append(back[n - 1])
-                rules.append(right.steps[n - 1][1])
-        if not rules:
-            exprs.append(claim)
-            rules.append("ring")
+        a, b = meeting
+        path: list[tuple[Any, Any]] = [(c, by) for c, by, _ in left.steps[:a]]
+        backward = [claim, *(c for c, _, _ in right.steps)]
+        for n in range(b, 0, -1):  # undo the right side's steps, from the meeting point
+            path.append((backward[n - 1], right.steps[n - 1][1]))
+        if not path:
+            path.append((claim, "ring"))
         results: list[StepResult] = []
         current = prev
-        for target, rule in zip(exprs[1:], rules, strict=True):
-            if key(target) == key(current) and rule == "ring" and results:
-                continue
+        for target, rule in path:
             name = getattr(rule, "name", rule)
             by = self.theorems.get(str(name), rule) if not hasattr(rule, "local") else rule
             result = self.check(current, by, target, number + len(results))
@@ -196,6 +193,16 @@ class Search:
             if best is None or size < best[0]:
                 best = (size, result)
         return best[1] if best else None
+
+
+def _meeting(left: list[Any], right: list[Any]) -> tuple[int, int] | None:
+    """The first place (a, b), fewest steps a + b, where the two chains reach the same form."""
+    found: tuple[int, int] | None = None
+    for a, x in enumerate(left):
+        for b, y in enumerate(right):
+            if x == y and (found is None or a + b < sum(found)):
+                found = (a, b)
+    return found
 
 
 def _without_idle(results: list[StepResult]) -> list[StepResult]:

@@ -9,12 +9,12 @@ import pytest
 
 from scaledattn.cli import main
 from scaledattn.derive import audit_of
-from scaledattn.kernel import Equation, normal_form
+from scaledattn.kernel import Derivation, Equation, normal_form
 from scaledattn.kernel.rules import prop_key
 from scaledattn.prooffile.check import TheoremVerdict
 from scaledattn.prooffile.files import Checked, check_file, check_text, read_document
 from scaledattn.prooffile.lessons import EXERCISES, MISTAKES
-from scaledattn.prooffile.parse import MAX_BYTES, ProofFileError
+from scaledattn.prooffile.parse import MAX_BYTES, ProofFileError, TheoremBlock
 from scaledattn.registry import all_derivations
 from scaledattn.render import render
 from scaledattn.render.proof import proof_assumption, proof_document
@@ -52,21 +52,71 @@ def _assert_same_theorem(checked: Checked, name: str) -> None:
     assert written == {proof_assumption(a) for a in original.assumptions}
 
 
+def _unique_blocks(texts: list[str]) -> str:
+    """The theorem blocks of several proof documents, each theorem once, in order."""
+    seen: dict[str, str] = {}
+    for text in texts:
+        for block in text.strip().split("\n\n"):
+            name = block.split(":", 1)[0].removeprefix("theorem ")
+            seen.setdefault(name, block)
+    return "\n\n".join(seen.values()) + "\n"
+
+
+@pytest.fixture(scope="module")
+def proof_round_trip() -> Checked:
+    """Every built-in theorem written with derive --format proof, read back and checked once."""
+    texts = [proof_document(audit_of(d)) for d in DERIVATIONS]
+    return check_text(_unique_blocks(texts), "all.proof")
+
+
+@pytest.fixture(scope="module")
+def json_blocks(tmp_path_factory: pytest.TempPathFactory) -> dict[str, TheoremBlock]:
+    """Every JSON certificate read back by check-proof's reader, each theorem once."""
+    folder = tmp_path_factory.mktemp("certificates")
+    blocks: dict[str, TheoremBlock] = {}
+    for d in DERIVATIONS:
+        path = folder / f"{d.name}.json"
+        path.write_text(render(audit_of(d), "json"), encoding="utf-8")
+        for block in read_document(path).theorems:
+            blocks.setdefault(block.name, block)
+    return blocks
+
+
 @pytest.mark.parametrize("derivation", DERIVATIONS, ids=lambda d: d.name)
-def test_every_built_in_theorem_round_trips_through_the_proof_format(derivation: object) -> None:
-    name = derivation.name  # type: ignore[attr-defined]
-    text = proof_document(audit_of(derivation))  # type: ignore[arg-type]
-    _assert_same_theorem(check_text(text, name), name)
+def test_every_built_in_theorem_round_trips_through_the_proof_format(
+    derivation: Derivation, proof_round_trip: Checked
+) -> None:
+    _assert_same_theorem(proof_round_trip, derivation.name)
 
 
 @pytest.mark.parametrize("derivation", DERIVATIONS, ids=lambda d: d.name)
 def test_every_built_in_theorem_round_trips_through_the_json_certificate(
-    derivation: object, tmp_path: Path
+    derivation: Derivation, json_blocks: dict[str, TheoremBlock], proof_round_trip: Checked
 ) -> None:
-    name = derivation.name  # type: ignore[attr-defined]
-    path = tmp_path / f"{name}.json"
-    path.write_text(render(audit_of(derivation), "json"), encoding="utf-8")  # type: ignore[arg-type]
-    _assert_same_theorem(check_file(path), name)
+    # The certificate reads back as the same theorem block as the proof file (statement,
+    # assumptions, steps and rules), so check-proof's verdict on it is the one above.
+    block = json_blocks[derivation.name]
+    verdict = _last(proof_round_trip, derivation.name)
+    proof = verdict.block
+    assert block.statement_text == proof.statement_text
+    assert _same(block.statement.lhs, proof.statement.lhs)
+    assert _same(block.statement.rhs, proof.statement.rhs)
+    assert block.assumptions == proof.assumptions
+    assert block.described == proof.described
+    assert [s.rule for s in block.steps] == [s.rule for s in proof.steps]
+    for mine, theirs in zip(block.steps, proof.steps, strict=True):
+        assert _same(mine.claim, theirs.claim)
+    _assert_same_theorem(proof_round_trip, derivation.name)
+
+
+def test_a_certificate_is_one_file_that_check_proof_accepts(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["derive", "scaled_variance", "--format", "json"]) == 0
+    path = tmp_path / "scaled_variance.json"
+    path.write_text(capsys.readouterr().out, encoding="utf-8")
+    assert main(["check-proof", str(path)]) == 0
+    assert "VERIFIED scaled_variance" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("name", sorted(EXERCISES))
