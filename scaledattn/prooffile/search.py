@@ -40,12 +40,15 @@ from scaledattn.kernel import RULES, Derivation, Step, StepResult, Theorem
 from scaledattn.kernel.expr import MOMENT_OPERATORS, rebuild
 from scaledattn.kernel.theorem import check_step
 
-__all__ = ["MAX_CHAIN", "SECONDS", "Justification", "Search"]
+__all__ = ["MAX_CHAIN", "MAX_CHECKS", "SECONDS", "Justification", "Search"]
 
 #: A step may be justified by a chain of at most this many rules; longer is a gap.
 MAX_CHAIN = 2
 #: Time budget (seconds) of the exhaustive two-rule search for one step.
 SECONDS = 3.0
+#: At most this many kernel checks in the two-rule search for one step (a bound that
+#: does not depend on the machine's speed, so a report is the same everywhere).
+MAX_CHECKS = 2000
 
 
 @dataclass(frozen=True)
@@ -121,10 +124,11 @@ class Search:
     def two_rules(self, prev: Any, claim: Any, number: int) -> Justification | None:
         """Rule r₁ on the previous expression, then a rule r₂ that reaches the claim."""
         deadline = time.monotonic() + self.seconds
+        budget = self._checks + MAX_CHECKS
         candidates = self.candidates(prev, claim)
         seen = {key(prev)}
         for first in candidates[1:]:
-            if time.monotonic() > deadline:
+            if time.monotonic() > deadline or self._checks > budget:
                 return None
             step = self.check(prev, first, prev, number)
             middle = step.derived
@@ -135,7 +139,7 @@ class Search:
             if not opening.ok:
                 continue
             for second in candidates:
-                if time.monotonic() > deadline:
+                if time.monotonic() > deadline or self._checks > budget:
                     return None
                 closing = self.check(middle, second, claim, number + 1)
                 if closing.ok:

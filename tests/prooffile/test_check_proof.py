@@ -13,6 +13,7 @@ from scaledattn.kernel import Derivation, Equation, normal_form
 from scaledattn.kernel.rules import prop_key
 from scaledattn.prooffile.check import TheoremVerdict
 from scaledattn.prooffile.files import Checked, check_file, check_text, read_document
+from scaledattn.prooffile.guide import checked_example
 from scaledattn.prooffile.lessons import EXERCISES, MISTAKES
 from scaledattn.prooffile.parse import MAX_BYTES, ProofFileError, TheoremBlock
 from scaledattn.registry import all_derivations
@@ -123,14 +124,14 @@ def test_a_certificate_is_one_file_that_check_proof_accepts(
 def test_each_exercise_written_without_any_by_is_verified(name: str) -> None:
     chain = [line for line in EXERCISES[name].splitlines() if not line.startswith("#")]
     assert not any(" by " in line for line in chain)
-    checked = check_text(EXERCISES[name], name)
+    checked = checked_example(name)
     assert checked.verified, checked.text()
 
 
 @pytest.mark.parametrize("name", sorted(MISTAKES))
 def test_each_typical_mistake_is_rejected_at_its_step_with_a_model_and_a_cause(name: str) -> None:
     mistake = MISTAKES[name]
-    checked = check_text(mistake.text, name)
+    checked = checked_example(name)
     assert not checked.verified
     (verdict,) = checked.verdicts
     rejected = [s for s in verdict.steps if s.status == "rejected"]
