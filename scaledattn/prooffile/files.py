@@ -19,6 +19,7 @@ from typing import Any
 
 from scaledattn.prooffile.check import TheoremVerdict, check_document, is_known_rule
 from scaledattn.prooffile.parse import (
+    MAX_BYTES,
     Document,
     ProofFileError,
     TheoremBlock,
@@ -154,7 +155,8 @@ def read_document(path: Path) -> Document:
     name = str(path)
     try:
         try:
-            data = path.read_bytes()
+            with path.open("rb") as stream:  # at most one byte past the limit, whatever it is
+                data = stream.read(MAX_BYTES + 1)
         except OSError as err:
             raise ProofFileError(f"cannot read the file: {err.strerror or err}", 1, 1) from None
         text = read_bytes(data)

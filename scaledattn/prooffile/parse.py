@@ -147,9 +147,7 @@ class Document:
 def read_bytes(data: bytes) -> str:
     """The text of a file, refused (ProofFileError at the first bad byte) unless UTF-8 text."""
     if len(data) > MAX_BYTES:
-        raise ProofFileError(
-            f"file too large ({len(data)} bytes; a proof file has at most {MAX_BYTES})", 1, 1
-        )
+        raise ProofFileError(f"file too large (a proof file has at most {MAX_BYTES} bytes)", 1, 1)
     bad = data.find(b"\x00")
     try:
         text = data.decode("utf-8")

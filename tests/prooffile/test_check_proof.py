@@ -243,3 +243,32 @@ def test_derive_format_proof_writes_the_file_check_proof_reads(
     path = tmp_path / "unique_scale.proof"
     path.write_text(capsys.readouterr().out, encoding="utf-8")
     assert main(["check-proof", str(path)]) == 0
+
+
+def test_a_certificate_with_a_broken_term_names_its_line_in_the_json(tmp_path: Path) -> None:
+    text = render(audit_of(next(d for d in DERIVATIONS if d.name == "variance_of_sum")), "json")
+    data = json.loads(text)
+    data["certificate"]["theorems"][0]["steps"][1]["expr"] = "E(X +"
+    path = tmp_path / "broken.json"
+    path.write_text(json.dumps(data, indent=2), encoding="utf-8")
+    with pytest.raises(ProofFileError) as caught:
+        read_document(path)
+    line = path.read_text(encoding="utf-8").splitlines().index('            "expr": "E(X +",') + 1
+    assert str(caught.value).startswith(f"{path}:{line}:")
+
+
+def test_a_file_that_is_not_json_or_has_no_certificate_is_malformed(tmp_path: Path) -> None:
+    bad, empty = tmp_path / "bad.json", tmp_path / "empty.json"
+    bad.write_text('{\n  "certificate": [1,\n}\n', encoding="utf-8")
+    empty.write_text("{}", encoding="utf-8")
+    with pytest.raises(ProofFileError, match=r"bad.json:3:1: not valid JSON"):
+        read_document(bad)
+    with pytest.raises(ProofFileError, match="no 'certificate'"):
+        read_document(empty)
+
+
+def test_an_unclosed_proof_block_in_markdown_is_malformed(tmp_path: Path) -> None:
+    lesson = tmp_path / "lesson.md"
+    lesson.write_text("text\n\n```proof\ntheorem t: X = X\n", encoding="utf-8")
+    with pytest.raises(ProofFileError, match=r"lesson.md:3:1: a ```proof block is never closed"):
+        read_document(lesson)
