@@ -15,7 +15,7 @@ gives, the difference, a model where the two sides differ, and the likely cause.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import Any
@@ -42,6 +42,8 @@ from scaledattn.kernel.assumptions import Independence
 from scaledattn.kernel.expr import Component, Dot, E, Var, rebuild
 from scaledattn.kernel.theorem import check_step
 from scaledattn.prooffile.feedback import Feedback, feedback
+from scaledattn.prooffile.library import LEMMAS
+from scaledattn.prooffile.library import NAMES as LEMMA_NAMES
 from scaledattn.prooffile.parse import Document, TheoremBlock
 from scaledattn.prooffile.search import Justification, Search
 from scaledattn.registry import all_derivations
@@ -110,12 +112,25 @@ def builtin_theorems() -> Mapping[str, Theorem]:
 
 
 @cache
+def library_theorems() -> Mapping[str, Theorem]:
+    """The lemmas of :mod:`scaledattn.prooffile.library`, proved by the kernel."""
+    from scaledattn.prooffile.parse import parse_document
+
+    checker = Checker(bare=True)
+    for block in parse_document(LEMMAS, is_known_rule).theorems:
+        verdict = checker.check(block)
+        if not verdict.verified:  # pragma: no cover - a wrong lemma is a bug, found by tests
+            raise RuntimeError(f"the lemma {block.name} is not proved")
+    return dict(checker.theorems)
+
+
+@cache
 def _builtin_names() -> frozenset[str]:
-    return frozenset(d.name for d in all_derivations())
+    return frozenset(d.name for d in all_derivations()) | frozenset(LEMMA_NAMES)
 
 
 def is_known_rule(name: str) -> bool:
-    """True for a registered rule or a built-in theorem."""
+    """True for a registered rule, a built-in theorem or a lemma of the library."""
     return name in RULES or name in _builtin_names()
 
 
@@ -185,11 +200,13 @@ class Checker:
 
     seconds: float = 3.0
     theorems: dict[str, Theorem] = field(default_factory=dict)
-    progress: Callable[[str], None] | None = None
+    bare: bool = False
 
     def citable(self, name: str) -> dict[str, Theorem]:
         """Built-in theorems, overridden by the file's proved ones; never the theorem itself."""
         found = {k: v for k, v in builtin_theorems().items() if k != name}
+        if not self.bare:
+            found.update({k: v for k, v in library_theorems().items() if k != name})
         found.update({k: v for k, v in self.theorems.items() if k != name})
         return found
 
@@ -287,7 +304,7 @@ class Checker:
 
 def check_document(document: Document, seconds: float = 3.0) -> list[TheoremVerdict]:
     """The verdict on every theorem of ``document``, in order."""
-    checker = Checker(seconds)
+    checker = Checker(seconds, bare=False)
     return [checker.check(block) for block in document.theorems]
 
 

@@ -56,7 +56,10 @@ assume: ASSUMPTION            (any number of lines; optional)
   independent with mean 0 and variance 1, and c > 0. A line you give replaces the
   default it concerns; `assume: no defaults` switches the defaults off.
 - `by` names a rule of the kernel (docs/soundness.md lists them) or a proved theorem:
-  a built-in one (`scaledattn list`) or one proved earlier in the same file. Leave it
+  a built-in one (`scaledattn list`), one proved earlier in the same file, or one of two
+  lemmas, themselves proof texts the kernel checks (`variance_of_independent_sum`:
+  Var(Σᵢ qᵢkᵢ) = Σᵢ Var(qᵢkᵢ) for independent components; `variance_of_independent_product`:
+  Var(qᵢkᵢ) = Var(qᵢ)Var(kᵢ) for independent factors of mean 0). Leave it
   out and the tool searches for one rule, or a chain of two, that justifies the step,
   and says which it used. A step that is true but needs a longer chain is a **gap**
   (⚠): the tool shows the chain that bridges it, each of its steps checked by the
@@ -105,7 +108,9 @@ EXERCISE_NOTES = {
     "exercise1": (
         "Exercise 1: d_k = 2, coin components",
         "Four combinations of signs; the lesson asks for mean 0 and variance 2. Written"
-        " with the two products spelled out and no rule named:",
+        " with the two products spelled out and no rule named, the second and third steps"
+        " are bigger than the search's two rules: each is a gap (⚠), bridged by a longer"
+        " chain that the kernel checks step by step.",
     ),
     "exercise2": (
         "Exercise 2: divide by d_k instead of √d_k",
@@ -116,8 +121,7 @@ EXERCISE_NOTES = {
         "Exercise 3: component variance 4",
         "As on paper: the dot product as a sum, the variance of a sum of independent"
         " terms, the variance of a product of independent zero-mean factors, and the count."
-        " The second and third steps are bigger than two rules: each is a gap, bridged by"
-        " a longer chain the kernel checks step by step.",
+        " The search finds the two lemmas for the middle steps, and two rules for the last.",
     ),
 }
 

@@ -272,3 +272,10 @@ def test_an_unclosed_proof_block_in_markdown_is_malformed(tmp_path: Path) -> Non
     lesson.write_text("text\n\n```proof\ntheorem t: X = X\n", encoding="utf-8")
     with pytest.raises(ProofFileError, match=r"lesson.md:3:1: a ```proof block is never closed"):
         read_document(lesson)
+
+
+def test_the_lemmas_a_file_may_cite_are_proved_by_the_kernel() -> None:
+    from scaledattn.prooffile.check import library_theorems
+    from scaledattn.prooffile.library import NAMES
+
+    assert sorted(library_theorems()) == sorted(NAMES)
