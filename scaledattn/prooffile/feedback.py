@@ -23,7 +23,7 @@ from sympy import Expr, Symbol
 from sympy.logic.boolalg import Boolean
 
 from scaledattn.claims.automation import Environment, key, normalize
-from scaledattn.claims.counterexample import Counterexample, counterexample
+from scaledattn.claims.counterexample import LAWS, Counterexample, counterexample
 from scaledattn.errors import MissingAssumption
 from scaledattn.kernel import (
     CrossSum,
@@ -110,8 +110,11 @@ def _model_with_sums(prev: Any, claim: Any, derivation: Derivation) -> Counterex
         settings = default_settings(step)
     except Exception:  # no setting for these terms: no model
         return None
+    constants = [dict.fromkeys(sig.constants, value) for value in (2, 3, 5)]
     if not sig.units():  # numbers only: small values of the constants
-        settings = [dict.fromkeys(sig.constants, value) for value in (2, 3, 5)]
+        settings = constants
+    else:  # then every unit drawn from each of a few small laws
+        settings += [{**constants[0], **dict.fromkeys(sig.units(), law)} for law in LAWS]
     for data in settings:
         try:
             model = build_model(sig, data)
