@@ -47,6 +47,7 @@ from sympy import Eq, Expr, Or, Symbol
 from scaledattn.calculator.parse import Node, Parser, quote
 from scaledattn.errors import InvalidArgument
 from scaledattn.kernel import (
+    RULES,
     Assumption,
     Distinct,
     Entries,
@@ -384,9 +385,11 @@ def parse_document(
 ) -> Document:
     """The theorems written in ``text``; ProofFileError at the first malformed line.
 
-    ``known_rules(name)`` says whether a ``by`` name is a rule or a built-in theorem;
-    earlier theorems of the same text count as known too.
+    ``known_rules(name)`` says whether a ``by`` name is a rule or a built-in theorem
+    (by default: a registered rule); earlier theorems of the same text count as known too.
     """
+    if known_rules is None:
+        known_rules = RULES.__contains__
     theorems: list[TheoremBlock] = []
     names = Names()
     current: TheoremBlock | None = None
