@@ -60,7 +60,10 @@ __all__ = [
 
 @dataclass(frozen=True)
 class StepVerdict:
-    """One written step: 'verified', 'gap' (true, bridged by a longer chain) or 'rejected'."""
+    """One written step: 'verified', 'gap' (bridged by a longer chain), 'rejected' or 'unproved'.
+
+    'unproved': no rule or chain found, and no model tells the two sides apart.
+    """
 
     number: int
     line: int
@@ -91,7 +94,7 @@ class TheoremVerdict:
     @property
     def verified(self) -> bool:
         """True when the kernel proved the theorem (every step justified)."""
-        rejected = any(s.status == "rejected" for s in self.steps)
+        rejected = any(s.status in ("rejected", "unproved") for s in self.steps)
         return self.audit is not None and self.audit.verified and not self.problems and not rejected
 
     @property
@@ -296,10 +299,10 @@ class Checker:
         nearest: StepResult | None = search.nearest(prev, claim, number)
         if nearest is None:
             nearest = check_step(prev, Step("ring", claim), number, skeleton, theorems)
-        return StepVerdict(
-            number, written.line, None, claim, "rejected",
-            feedback=feedback(prev, claim, nearest, skeleton, search, named=False),
-        )  # fmt: skip
+        why = feedback(prev, claim, nearest, skeleton, search, named=False)
+        # No justification, but nothing shows the step false either: a gap left open.
+        status = "rejected" if why.model is not None or why.values else "unproved"
+        return StepVerdict(number, written.line, None, claim, status, feedback=why)
 
 
 def check_document(document: Document, seconds: float = 3.0) -> list[TheoremVerdict]:

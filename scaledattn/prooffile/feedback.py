@@ -38,7 +38,16 @@ from scaledattn.kernel import (
     StepResult,
 )
 from scaledattn.kernel.assumptions import Independence
-from scaledattn.kernel.expr import Component, Cov, Dot, E, Var, normal_form, rebuild
+from scaledattn.kernel.expr import (
+    Component,
+    Cov,
+    Dot,
+    E,
+    OpaqueTerm,
+    Var,
+    normal_form,
+    rebuild,
+)
 from scaledattn.numeric.evaluate import Evaluator, equal, show
 from scaledattn.numeric.evidence import check_assumptions
 from scaledattn.numeric.model import build_model, signature
@@ -146,7 +155,8 @@ def feedback(
     values = ""
     if not isinstance(claim, Boolean):
         truth, written = _closed(prev, derivation), _closed(claim, derivation)
-        if key(truth) != key(written) and not (_has_moments(truth) or _has_moments(written)):
+        closed = not any(_has_moments(x) or _opaque(x) for x in (truth, written))
+        if closed and key(truth) != key(written):
             values = (
                 f"the previous expression comes to {_show(truth)}, the claim to {_show(written)}"
             )
@@ -314,6 +324,11 @@ def likely_cause(
                 " and Σ over i ≠ j has d_k(d_k - 1), not d_k²"
             )
     return ""
+
+
+def _opaque(expr: Expr) -> bool:
+    """True when ``expr`` holds a term numbers cannot be read from (softmax, ∂, lim)."""
+    return any(isinstance(n, OpaqueTerm) for n in sympy.preorder_traversal(expr))
 
 
 def _has_moments(expr: Expr) -> bool:

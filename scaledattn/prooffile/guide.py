@@ -63,7 +63,9 @@ assume: ASSUMPTION            (any number of lines; optional)
   out and the tool searches for one rule, or a chain of two, that justifies the step,
   and says which it used. A step that is true but needs a longer chain is a **gap**
   (⚠): the tool shows the chain that bridges it, each of its steps checked by the
-  kernel, and counts the step as proved. Only the kernel decides: the search proposes
+  kernel, and counts the step as proved. A step with no rule or chain found and no
+  model that tells its two sides apart is marked `?` (not proved): split it, or name
+  its rule. Only the kernel decides: the search proposes
   steps, the kernel checks every one, and the theorem is the kernel's audit of the
   whole chain with the found steps written in.
 - A rejected step (✗) shows what the rule gives (for a step without `by`, the rule that

@@ -15,7 +15,7 @@ from scaledattn.render.proof import proof_term
 
 __all__ = ["report_json", "report_text", "verdict_line"]
 
-MARK = {"verified": "✓", "gap": "⚠", "rejected": "✗"}
+MARK = {"verified": "✓", "gap": "⚠", "rejected": "✗", "unproved": "?"}
 
 
 def _term(expr: Any) -> str:
@@ -50,7 +50,13 @@ def _step_lines(s: StepVerdict) -> list[str]:
     fb = s.feedback
     assert fb is not None
     named = f"by {s.written_rule}" if s.written_rule else "no rule or short chain justifies it"
-    lines = [f"{head}  rejected ({named})"]
+    if s.status == "unproved":
+        lines = [
+            f"{head}  not proved: no rule or chain of rules found, and no model tried tells"
+            " the two sides apart; split it into smaller steps or name the rule with by"
+        ]
+    else:
+        lines = [f"{head}  rejected ({named})"]
     if fb.gives:
         which = "the rule gives" if s.written_rule else f"nearest rule {fb.rule} gives"
         lines.append(f"      {which}: {fb.gives}")
@@ -76,6 +82,9 @@ def verdict_line(v: TheoremVerdict) -> str:
         gaps = f"; {v.gaps} gap{'s' if v.gaps != 1 else ''} bridged" if v.gaps else ""
         return f"VERIFIED {v.block.name}: {n} kernel steps{gaps}"
     bad = [f"step {s.number} (line {s.line})" for s in v.steps if s.status == "rejected"]
+    if not bad and not v.problems:
+        open_steps = [f"step {s.number} (line {s.line})" for s in v.steps if s.status == "unproved"]
+        return f"UNPROVED {v.block.name}: {', '.join(open_steps)} not justified"
     why = ", ".join(bad) if bad else "; ".join(v.problems)
     return f"REJECTED {v.block.name}: {why}"
 

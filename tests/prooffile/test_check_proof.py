@@ -279,3 +279,14 @@ def test_the_lemmas_a_file_may_cite_are_proved_by_the_kernel() -> None:
     from scaledattn.prooffile.library import NAMES
 
     assert sorted(library_theorems()) == sorted(NAMES)
+
+
+def test_a_step_without_a_justification_or_a_model_is_not_proved_and_not_rejected() -> None:
+    text = (
+        "theorem t: lim(softmax(r, i, n, p), lambda) = delta(i, w)\n"
+        "assume: r_j = s_j + lambda*delta(j, w)\nassume: 1 <= w <= n\n  = delta(i, w)\n"
+    )
+    checked = check_text(text)
+    assert [s.status for s in checked.verdicts[0].steps] == ["unproved"]
+    assert not checked.verified
+    assert "UNPROVED t" in checked.text()
