@@ -80,7 +80,7 @@ def verdict_line(v: TheoremVerdict) -> str:
     if v.verified:
         n = len(v.audit.derivation.steps) if v.audit else 0
         gaps = f"; {v.gaps} gap{'s' if v.gaps != 1 else ''} bridged" if v.gaps else ""
-        return f"VERIFIED {v.block.name}: {n} kernel steps{gaps}"
+        return f"VERIFIED {v.block.name}: {n} kernel step{'s' if n != 1 else ''}{gaps}"
     bad = [f"step {s.number} (line {s.line})" for s in v.steps if s.status == "rejected"]
     if not bad and not v.problems:
         open_steps = [f"step {s.number} (line {s.line})" for s in v.steps if s.status == "unproved"]
@@ -104,6 +104,12 @@ def report_text(path: str, verdicts: list[TheoremVerdict], blocks: int = 0) -> s
             out.append(f"  ✗ {problem}")
         out.append(verdict_line(v))
         out.append("")
+    if blocks:
+        for number in range(1, blocks + 1):
+            mine = [v for v in verdicts if v.block.block == number]
+            good = sum(1 for v in mine if v.verified)
+            state = "verified" if good == len(mine) else f"{len(mine) - good} not verified"
+            out.append(f"block {number}: {len(mine)} theorem(s), {state}")
     ok = sum(1 for v in verdicts if v.verified)
     where = f" in {blocks} proof block{'s' if blocks != 1 else ''}" if blocks else ""
     out.append(
