@@ -15,7 +15,7 @@ gives, the difference, a model where the two sides differ, and the likely cause.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import Any
@@ -104,14 +104,60 @@ class TheoremVerdict:
 
 
 @cache
+def builtin_derivations() -> Mapping[str, Derivation]:
+    """Every built-in derivation (all that ``scaledattn check`` lists), by name."""
+    return {d.name: d for d in all_derivations()}
+
+
 def builtin_theorems() -> Mapping[str, Theorem]:
-    """Every built-in theorem (all derivations ``scaledattn check`` lists), proved."""
-    found: dict[str, Theorem] = {}
-    for d in all_derivations():
-        result = audit_of(d)
-        if result.theorem is not None:
-            found[d.name] = result.theorem
-    return found
+    """Every built-in theorem, proved (each one is proved once, when first asked for)."""
+    return Citable("", {}, bare=True)
+
+
+class Citable(Mapping[str, Theorem]):
+    """The theorems a step may cite: the file's proved ones, the lemmas, the built-in ones.
+
+    A built-in theorem is proved by the kernel only when it is looked up; its statement
+    is known before (:meth:`statement`), so the search can pick candidates cheaply.
+    """
+
+    def __init__(self, exclude: str, proved: Mapping[str, Theorem], bare: bool = False) -> None:
+        self.exclude, self.proved, self.bare = exclude, dict(proved), bare
+
+    def _names(self) -> list[str]:
+        names = [*self.proved, *builtin_derivations()]
+        if not self.bare:
+            names += list(LEMMA_NAMES)
+        return [n for n in dict.fromkeys(names) if n != self.exclude]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._names())
+
+    def __len__(self) -> int:
+        return len(self._names())
+
+    def __contains__(self, name: object) -> bool:
+        return isinstance(name, str) and name != self.exclude and name in self._names()
+
+    def __getitem__(self, name: str) -> Theorem:
+        if name == self.exclude:
+            raise KeyError(name)
+        if name in self.proved:
+            return self.proved[name]
+        if not self.bare and name in LEMMA_NAMES:
+            return library_theorems()[name]
+        derivation = builtin_derivations().get(name)
+        theorem = audit_of(derivation).theorem if derivation is not None else None
+        if theorem is None:
+            raise KeyError(name)
+        return theorem
+
+    def statement(self, name: str) -> Any:
+        """The statement of a citable theorem, without proving it."""
+        if name in self.proved:
+            return self.proved[name].statement
+        derivation = builtin_derivations().get(name)
+        return derivation.statement if derivation is not None else self[name].statement
 
 
 @cache
@@ -205,13 +251,9 @@ class Checker:
     theorems: dict[str, Theorem] = field(default_factory=dict)
     bare: bool = False
 
-    def citable(self, name: str) -> dict[str, Theorem]:
-        """Built-in theorems, overridden by the file's proved ones; never the theorem itself."""
-        found = {k: v for k, v in builtin_theorems().items() if k != name}
-        if not self.bare:
-            found.update({k: v for k, v in library_theorems().items() if k != name})
-        found.update({k: v for k, v in self.theorems.items() if k != name})
-        return found
+    def citable(self, name: str) -> Citable:
+        """The file's proved theorems, the lemmas, the built-in ones; never ``name`` itself."""
+        return Citable(name, self.theorems, self.bare)
 
     def check(self, block: TheoremBlock) -> TheoremVerdict:
         """The verdict on one theorem block."""

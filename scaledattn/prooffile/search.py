@@ -86,12 +86,17 @@ class Search:
         """``ring``, every rule, then the theorems whose left side's head occurs here."""
         rules: list[Any] = [RULES["ring"], *(r for n, r in RULES.items() if n != "ring")]
         heads = _heads(prev) | _heads(claim)
-        for name, theorem in self.theorems.items():
+        statement_of = getattr(self.theorems, "statement", None)
+        for name in self.theorems:
             if name == self.derivation.name:
                 continue
-            lhs = getattr(theorem.statement, "lhs", None)
+            statement = statement_of(name) if statement_of else self.theorems[name].statement
+            lhs = getattr(statement, "lhs", None)
             if lhs is not None and type(rebuild(lhs)) in heads:
-                rules.append(theorem)
+                try:
+                    rules.append(self.theorems[name])
+                except KeyError:  # a derivation the kernel does not prove: not citable
+                    continue
         return rules
 
     def check(self, prev: Any, rule: Any, claim: Any, number: int) -> StepResult:
