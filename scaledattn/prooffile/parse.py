@@ -41,7 +41,6 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import sympy
 from sympy import Eq, Expr, Or, Symbol
 
 from scaledattn.calculator.parse import Node, Parser, quote
@@ -520,8 +519,3 @@ def _chain_line(
     if len(block.steps) >= MAX_STEPS:
         raise ProofFileError(f"more than {MAX_STEPS} steps in one theorem", line, column)
     block.steps.append(StepLine(line, text, claim, rule))
-
-
-def free_constants(expr: Any) -> set[Symbol]:
-    """The constant symbols of an expression (for messages)."""
-    return {s for s in sympy.sympify(expr).free_symbols if type(s) is Symbol}
