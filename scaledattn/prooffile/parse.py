@@ -194,6 +194,11 @@ class _Reader:
                 at = token[2] if token is not None else len(self.text.rstrip()) + 1
             raise self.error(_short(str(err)), at) from None
 
+    def here(self, parser: Parser, message: str) -> ProofFileError:
+        """An error at the parser's next token (or the end of the text)."""
+        token = parser.peek()
+        return self.error(message, token[2] if token is not None else len(self.text) + 1)
+
     def term(self, parser: Parser) -> Expr:
         node = self.guard(parser, parser.expr)
         return self.build(parser, node)
@@ -213,7 +218,7 @@ class _Reader:
     def equation(self, parser: Parser) -> Any:
         lhs = self.term(parser)
         if not parser.take("="):
-            raise self.guard(parser, lambda: _raise(parser, "expected '=' in an equation"))
+            raise self.here(parser, "expected '=' in an equation")
         rhs = self.term(parser)
         return Eq(lhs, rhs, evaluate=False)
 
@@ -231,9 +236,7 @@ class _Reader:
         parser = self.parser()
         lhs = self.term(parser)
         if not parser.take("="):
-            raise self.guard(
-                parser, lambda: _raise(parser, "a theorem states LHS = RHS (or A = a <=> B = b)")
-            )
+            raise self.here(parser, "a theorem states LHS = RHS (or A = a <=> B = b)")
         rhs = self.term(parser)
         if parser.take("<=>"):
             right = self.equation(parser)
@@ -241,10 +244,6 @@ class _Reader:
             return Equivalence(Eq(lhs, rhs, evaluate=False), right)
         self.end(parser)
         return Equation(lhs, rhs)
-
-
-def _raise(parser: Parser, message: str) -> None:
-    raise InvalidArgument(message)
 
 
 def _short(message: str) -> str:
