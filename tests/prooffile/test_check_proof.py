@@ -4,21 +4,40 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sympy import Integer, Rational, Symbol
 
 from scaledattn.cli import main
 from scaledattn.derive import audit_of
-from scaledattn.kernel import Derivation, Equation, normal_form
+from scaledattn.kernel import (
+    Cov,
+    CrossSum,
+    Derivation,
+    Dot,
+    E,
+    Equation,
+    IndexSum,
+    RandomVariable,
+    RandomVector,
+    Var,
+    dimension,
+    index,
+    normal_form,
+)
 from scaledattn.kernel.rules import prop_key
 from scaledattn.prooffile.check import TheoremVerdict
 from scaledattn.prooffile.files import Checked, check_file, check_text, read_document
 from scaledattn.prooffile.guide import checked_example
 from scaledattn.prooffile.lessons import EXERCISES, MISTAKES
 from scaledattn.prooffile.parse import MAX_BYTES, ProofFileError, TheoremBlock
+from scaledattn.prooffile.terms import build_term
 from scaledattn.registry import all_derivations
 from scaledattn.render import render
-from scaledattn.render.proof import proof_assumption, proof_document
+from scaledattn.render.proof import proof_assumption, proof_document, proof_term
 
 DERIVATIONS = all_derivations()
 
@@ -290,3 +309,64 @@ def test_a_step_without_a_justification_or_a_model_is_not_proved_and_not_rejecte
     assert [s.status for s in checked.verdicts[0].steps] == ["unproved"]
     assert not checked.verified
     assert "UNPROVED t" in checked.text()
+
+
+# ------------------------------------------------------------ properties (Hypothesis)
+
+
+@st.composite
+def kernel_terms(draw: st.DrawFn, depth: int = 3) -> Any:
+    """Kernel terms of the probability language: variables, components, moments, sums."""
+    i, j = index("i"), index("j")
+    d = dimension("d_k")
+    q, k = RandomVector("q", d), RandomVector("k", d)
+    atoms = [
+        RandomVariable("X"), RandomVariable("Y"), q[i], k[i], q[j], k[2],
+        Integer(draw(st.integers(-3, 3))), Rational(1, 2), d, Symbol("c", real=True),
+        Symbol("sigma_q", positive=True),
+    ]  # fmt: skip
+    if depth == 0 or draw(st.booleans()):
+        return draw(st.sampled_from(atoms))
+    a, b = draw(kernel_terms(depth - 1)), draw(kernel_terms(depth - 1))
+    shape = draw(st.sampled_from(["+", "*", "**", "E", "Var", "Cov", "sum", "cross", "dot"]))
+    if shape == "+":
+        return a + b
+    if shape == "*":
+        return a * b
+    if shape == "**":
+        return a ** draw(st.integers(1, 3))
+    if shape == "E":
+        return E(a)
+    if shape == "Var":
+        return Var(a)
+    if shape == "Cov":
+        return Cov(a, b)
+    if shape == "sum":
+        return IndexSum(a, i, draw(st.sampled_from([d, Integer(3)])))
+    if shape == "cross":
+        return CrossSum(a, i, j, d)
+    return Dot(q, k) * a
+
+
+@settings(max_examples=80, deadline=None)
+@given(term=kernel_terms())
+def test_a_term_written_in_the_proof_format_reads_back_as_the_same_term(term: Any) -> None:
+    assert normal_form(build_term(proof_term(term))) == normal_form(term)
+
+
+TOKENS = [
+    "theorem t:", "assume:", "=", "<=>", " by ring", " by nope", "Var(", "E(", "X", "q_i", "k'_j",
+    "sum(", "cross_sum(", ", i, 1, d_k)", ")", "+", "*", "**", "/", "0", "1e400", "\n", "  ",
+    "independent(X, Y)", "c > 0", "1 <= m <= n", "#", "√", "δ", "ü", "\x00", "no defaults",
+]  # fmt: skip
+
+
+@settings(max_examples=60, deadline=None)
+@given(text=st.lists(st.sampled_from(TOKENS), max_size=25).map("".join))
+def test_any_text_is_checked_or_refused_with_one_located_line(text: str) -> None:
+    try:
+        check_text(text, "fuzz.proof", seconds=0.1)
+    except ProofFileError as err:
+        line = str(err)
+        assert line.startswith("fuzz.proof:")
+        assert "\n" not in line
