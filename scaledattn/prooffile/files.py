@@ -6,7 +6,9 @@
 - A JSON certificate (``.json``, as ``scaledattn derive NAME --format json`` writes
   it): its ``certificate`` field holds each theorem's statement, assumptions and
   steps in the proof format, read by the same parser; an error names the line and
-  column of the JSON string it is in.
+  column of the JSON string it is in. Any JSON output of the tool that holds
+  certificates (``exercises --format json``, ``variance --format json``) reads the same
+  way, each theorem once.
 """
 
 from __future__ import annotations
@@ -107,13 +109,37 @@ def _locate(raw: str, value: str) -> tuple[int, int]:
     return line, at - (raw.rfind("\n", 0, at) + 1) + 2
 
 
+def _certificates(data: Any, depth: int = 0) -> list[dict[str, Any]]:
+    """Every ``certificate`` object in a JSON document (the tool's outputs nest them)."""
+    if depth > 20:
+        return []
+    out: list[dict[str, Any]] = []
+    if isinstance(data, dict):
+        cert = data.get("certificate")
+        if isinstance(cert, dict) and isinstance(cert.get("theorems"), list):
+            out.append(cert)
+        for key, value in data.items():
+            if key != "certificate":
+                out += _certificates(value, depth + 1)
+    elif isinstance(data, list):
+        for value in data:
+            out += _certificates(value, depth + 1)
+    return out
+
+
 def _certificate(raw: str) -> Document:
     try:
         data = json.loads(raw)
     except json.JSONDecodeError as err:
         raise ProofFileError(f"not valid JSON: {err.msg}", err.lineno, err.colno) from None
-    cert = data.get("certificate") if isinstance(data, dict) else None
-    if not isinstance(cert, dict) or not isinstance(cert.get("theorems"), list):
+    found: dict[str, Any] = {}
+    for cert in _certificates(data):
+        for t in cert["theorems"]:
+            if isinstance(t, dict):
+                found.setdefault(str(t.get("name")), t)
+            else:
+                raise ProofFileError("a certificate's theorem is not an object", 1, 1)
+    if not found:
         raise ProofFileError(
             "no 'certificate' with 'theorems' in this JSON"
             " (scaledattn derive NAME --format json writes one)",
@@ -122,7 +148,7 @@ def _certificate(raw: str) -> Document:
         )
     lines: list[str] = []
     sources: list[str] = []
-    for t in cert["theorems"]:
+    for t in found.values():
         try:
             lines.append(f"theorem {t['name']}: {t['statement']}")
             sources.append(t["statement"])

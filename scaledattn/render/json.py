@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from scaledattn.errors import InvalidArgument
 from scaledattn.kernel import Audit
 from scaledattn.render.display import statement_parts, sympy_string
 from scaledattn.render.latex import statement_tex, tex
@@ -41,8 +42,16 @@ def audit_json(audit: Audit) -> dict[str, Any]:
             for r in audit.steps
         ],
         "errors": [str(e) for e in audit.errors],
-        "certificate": certificate(audit),
+        "certificate": _certificate(audit),
     }
+
+
+def _certificate(audit: Audit) -> dict[str, Any] | None:
+    """The certificate, or None for a derivation with a term the proof format cannot write."""
+    try:
+        return certificate(audit)
+    except InvalidArgument:
+        return None
 
 
 def to_json(data: Any) -> str:
