@@ -42,6 +42,7 @@ assume: ASSUMPTION            (any number of lines; optional)
   START                       (optional: the left side)
   = EXPRESSION                (one step per line)
   = EXPRESSION   by RULE      (by is optional)
+    + MORE                    (a line starting with + - * / continues the step)
 ```
 
 - Terms are the claim language of `scaledattn verify`: `E(…)`, `Var(…)`, `Cov(…, …)`,

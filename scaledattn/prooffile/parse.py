@@ -20,7 +20,8 @@ A proof file holds one or more theorems::
   independent, with mean 0 and variance 1, and c > 0 when c appears.
 - The chain: the starting expression (optional: it defaults to the left side), then
   one step per line, ``= EXPR`` (``<=> PROP`` for an equivalence, ``A = B or C = D``),
-  each with an optional ``by RULE_OR_THEOREM``.
+  each with an optional ``by RULE_OR_THEOREM`` at its end. A line that starts with
+  ``+``, ``-``, ``*`` or ``/`` continues the step above it.
 
 Everything is read by the bounded parser of :mod:`scaledattn.prooffile.terms`; any
 problem is a :class:`ProofFileError` naming the line and column.
@@ -251,7 +252,7 @@ def _short(message: str) -> str:
     for marker in (' in "', " in '"):
         if marker in message:
             message = message[: message.rindex(marker)]
-    return message
+    return re.sub(r" at position \d+", "", message)
 
 
 def _position(message: str) -> int:
@@ -363,6 +364,38 @@ def _independence(block: TheoremBlock, reader: _Reader, parser: Parser) -> None:
 # ---------------------------------------------------------------------- document
 
 
+#: A chain line that starts with one of these continues the line before it.
+_CONTINUES = "+-*/"
+#: At most this many characters in one chain line with its continuations.
+MAX_CHAIN_LINE = 20_000
+
+
+@dataclass
+class _Pending:
+    """A chain line and its continuation lines, joined; where each piece came from."""
+
+    text: str
+    line: int
+    column: int
+    pieces: list[tuple[int, int, int]]  # (offset in text, line, column)
+
+    def add(self, more: str, line: int, column: int) -> None:
+        """Append a continuation line."""
+        if len(self.text) + len(more) > MAX_CHAIN_LINE:
+            raise ProofFileError(f"a step longer than {MAX_CHAIN_LINE} characters", line, column)
+        self.pieces.append((len(self.text) + 1, line, column))
+        self.text += " " + more
+
+    def relocate(self, err: ProofFileError) -> ProofFileError:
+        """The error at its place in the file (a column of the joined text mapped back)."""
+        if err.line != self.line or len(self.pieces) == 1:
+            return err
+        offset = err.column - self.column
+        before = [p for p in self.pieces if p[0] <= offset]
+        start, line, column = max(before) if before else self.pieces[0]
+        return ProofFileError(err.message, line, column + offset - start)
+
+
 @dataclass
 class _Line:
     number: int
@@ -392,6 +425,19 @@ def parse_document(
     names = Names()
     current: TheoremBlock | None = None
     last = first_line
+    pending: _Pending | None = None
+
+    def flush() -> None:
+        nonlocal pending
+        if pending is not None and current is not None:
+            chain, pending = pending, None
+            try:
+                _chain_line(
+                    current, names, chain.text, chain.line, chain.column, theorems, known_rules
+                )
+            except ProofFileError as err:
+                raise chain.relocate(err) from None
+
     for line in _lines(text, first_line):
         last = line.number
         stripped = line.text.lstrip()
@@ -399,6 +445,7 @@ def parse_document(
             continue
         column = len(line.text) - len(stripped) + 1
         if stripped.startswith("theorem") and _THEOREM.match(stripped):
+            flush()
             current, names = _theorem(stripped, line.number, column, theorems), Names()
             current.block = block
             theorems.append(current)
@@ -410,6 +457,7 @@ def parse_document(
                 "expected 'theorem NAME: STATEMENT' before anything else", line.number, column
             )
         if _ASSUME.match(stripped):
+            flush()
             if current.start is not None or current.steps:
                 raise ProofFileError(
                     "assume: lines come before the chain of steps", line.number, column
@@ -423,7 +471,12 @@ def parse_document(
             )
             current.statement = _restate(current, names)
             continue
-        _chain_line(current, names, stripped, line.number, column, theorems, known_rules)
+        if pending is not None and stripped[0] in _CONTINUES and not _STEP.match(stripped):
+            pending.add(stripped, line.number, column)
+            continue
+        flush()
+        pending = _Pending(stripped, line.number, column, [(0, line.number, column)])
+    flush()
     if not theorems:
         raise ProofFileError(
             "no theorem: a proof file starts with 'theorem NAME: STATEMENT'", max(last, 1), 1

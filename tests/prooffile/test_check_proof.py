@@ -370,3 +370,15 @@ def test_any_text_is_checked_or_refused_with_one_located_line(text: str) -> None
         line = str(err)
         assert line.startswith("fuzz.proof:")
         assert "\n" not in line
+
+
+def test_a_line_starting_with_an_operator_continues_the_step_above(tmp_path: Path) -> None:
+    text = (
+        "theorem t: Var(X + Y) = Var(X) + Var(Y) + 2*Cov(X, Y)\n"
+        "  = Var(X) + Var(Y)\n    + 2*Cov(X, Y)    by variance_of_sum\n"
+    )
+    assert check_text(text).verified
+    path = tmp_path / "broken.proof"
+    path.write_text(text.replace("2*Cov(X, Y)    by", "2*Cov(X, $)    by"), encoding="utf-8")
+    with pytest.raises(ProofFileError, match=r"broken.proof:3:16: unexpected character"):
+        read_document(path)
