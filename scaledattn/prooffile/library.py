@@ -12,7 +12,6 @@ rule. They are the steps learners take on paper that no single rule makes:
 
 from __future__ import annotations
 
-# One step per line (a proof file has no continuation lines).
 LEMMAS = """\
 theorem variance_of_independent_sum: Var(sum(q_i*k_i, i, 1, d_k)) = sum(Var(q_i*k_i), i, 1, d_k)
 assume: no defaults
@@ -20,10 +19,16 @@ assume: independent(q, k)
   Var(sum(q_i*k_i, i, 1, d_k))
   = E(sum(q_i*k_i, i, 1, d_k)**2) - E(sum(q_i*k_i, i, 1, d_k))**2    by variance_def
   = E(sum(q_i*k_i, i, 1, d_k)**2) - sum(E(q_i*k_i), i, 1, d_k)**2    by expectation_linear
-  = E(sum(sum(q_i*k_i*q_j*k_j, j, 1, d_k), i, 1, d_k)) - sum(sum(E(q_i*k_i)*E(q_j*k_j), j, 1, d_k), i, 1, d_k)    by sum_mul_sum
-  = sum(sum(E(q_i*k_i*q_j*k_j), j, 1, d_k), i, 1, d_k) - sum(sum(E(q_i*k_i)*E(q_j*k_j), j, 1, d_k), i, 1, d_k)    by expectation_linear
-  = sum(E(q_i**2*k_i**2), i, 1, d_k) + cross_sum(E(q_i*k_i*q_j*k_j), i, j, 1, d_k) - sum(E(q_i*k_i)**2, i, 1, d_k) - cross_sum(E(q_i*k_i)*E(q_j*k_j), i, j, 1, d_k)    by split_diagonal
-  = sum(E(q_i**2*k_i**2), i, 1, d_k) + cross_sum(E(q_i*k_i)*E(q_j*k_j), i, j, 1, d_k) - sum(E(q_i*k_i)**2, i, 1, d_k) - cross_sum(E(q_i*k_i)*E(q_j*k_j), i, j, 1, d_k)    by expectation_mul_of_indep
+  = E(sum(sum(q_i*k_i*q_j*k_j, j, 1, d_k), i, 1, d_k))
+    - sum(sum(E(q_i*k_i)*E(q_j*k_j), j, 1, d_k), i, 1, d_k)    by sum_mul_sum
+  = sum(sum(E(q_i*k_i*q_j*k_j), j, 1, d_k), i, 1, d_k)
+    - sum(sum(E(q_i*k_i)*E(q_j*k_j), j, 1, d_k), i, 1, d_k)    by expectation_linear
+  = sum(E(q_i**2*k_i**2), i, 1, d_k) + cross_sum(E(q_i*k_i*q_j*k_j), i, j, 1, d_k)
+    - sum(E(q_i*k_i)**2, i, 1, d_k)
+    - cross_sum(E(q_i*k_i)*E(q_j*k_j), i, j, 1, d_k)    by split_diagonal
+  = sum(E(q_i**2*k_i**2), i, 1, d_k) + cross_sum(E(q_i*k_i)*E(q_j*k_j), i, j, 1, d_k)
+    - sum(E(q_i*k_i)**2, i, 1, d_k)
+    - cross_sum(E(q_i*k_i)*E(q_j*k_j), i, j, 1, d_k)    by expectation_mul_of_indep
   = sum(E(q_i**2*k_i**2), i, 1, d_k) - sum(E(q_i*k_i)**2, i, 1, d_k)    by ring
   = sum(E(q_i**2*k_i**2) - E(q_i*k_i)**2, i, 1, d_k)    by sum_linear
   = sum(Var(q_i*k_i), i, 1, d_k)    by variance_def
