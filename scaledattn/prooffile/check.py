@@ -222,10 +222,14 @@ def with_defaults(block: TheoremBlock) -> tuple[tuple[Assumption, ...], list[str
     vectors = _vectors(exprs)
     if vectors:
         d = sympy.Symbol("d_k", integer=True, positive=True)
-        covered = any(isinstance(a, Independence) for a in declared)
+        i = sympy.Symbol("i", integer=True, positive=True)
+        families = [a for a in declared if isinstance(a, Independence)]
+        covered = all(
+            any(f.block_key(Component(RandomVector(v, d).label, i)) is not None for f in families)
+            for v in vectors
+        )
         if not covered:
             added.append(IndependentComponents(*(RandomVector(v, d) for v in vectors)))
-        i = sympy.Symbol("i", integer=True, positive=True)
         for v in vectors:
             atom = Component(RandomVector(v, d).label, i)
             if not _moment_given(declared, E, v):
