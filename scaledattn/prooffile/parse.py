@@ -13,7 +13,7 @@ A proof file holds one or more theorems::
 - ``theorem NAME: LHS = RHS`` (or ``A = a <=> B = b``, an equivalence of equations).
 - ``assume: …`` lines: ``independent(X, Y)``, ``independent(q, k)``, a moment
   ``E(q_i) = 0``, ``Var(k_i) = 4``, ``Cov(X, Y) = 0`` (q_i read "for every i"), ``c > 0``,
-  ``d_k = 64`` (a value), ``1 <= m <= n`` (an index range), ``t != w``, a definition of a
+  ``1 <= m <= n`` (an index range), ``t != w``, a definition of a
   vector's entries ``r_j = s_j + a``, a kind ``c positive`` (``real``, ``positive``,
   ``integer``), and ``no defaults``. Without ``no defaults`` the lesson's defaults fill
   in what the lines leave unsaid, as in ``scaledattn verify``: the components of q and k
@@ -317,8 +317,8 @@ def _assumption(block: TheoremBlock, names: Names, text: str, line: int, column:
         value = reader.term(parser)
         reader.end(parser)
         raise reader.error(
-            f"give a dimension as a number inside the terms (dot(q, k, {value})), not as an"
-            " assumption"
+            f"a dimension is given inside the terms (dot(q, k, {value}), sum(…, i, 1, {value})),"
+            " not as an assumption"
         )
     left = reader.build(parser, left_node)
     right = reader.term(parser)
