@@ -129,10 +129,22 @@ def claims_page() -> Page:
     return Page("claims.md", ledger_markdown(check()))
 
 
+def own_derivation_page() -> Page:
+    """Write your own derivation: the exercises as proof files, mistakes and their feedback."""
+    from scaledattn.prooffile.guide import guide_markdown
+
+    return Page("your_own_derivation.md", guide_markdown())
+
+
 def pages() -> list[Page]:
     """Every generated page."""
     modules = theorem_modules()
-    return [theorems_index(modules), *(theorem_page(m) for m in modules), claims_page()]
+    return [
+        theorems_index(modules),
+        *(theorem_page(m) for m in modules),
+        claims_page(),
+        own_derivation_page(),
+    ]
 
 
 def write_plots(docs: Path) -> list[str]:

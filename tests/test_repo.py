@@ -58,6 +58,18 @@ ALLOWED: dict[str, tuple[str, ...]] = {
         "scaledattn.attention",
         "scaledattn.claims",
     ),
+    # Proof files (check-proof) sit on the claims layer; only the CLI and docgen use them.
+    "scaledattn.prooffile": (
+        "scaledattn.errors",
+        "scaledattn.kernel",
+        "scaledattn.render",
+        "scaledattn.derive",
+        "scaledattn.registry",
+        "scaledattn.calculator",
+        "scaledattn.numeric",
+        "scaledattn.claims",
+        "scaledattn.prooffile",
+    ),
 }
 KERNEL_THIRD_PARTY = {"sympy"}
 # Code lines (no blanks, comments or docstrings): the probability core (expr,

@@ -23,13 +23,16 @@ from scaledattn.cli import (
     exercises,
     experiment,
     plot,
+    proofs,
     softmax,
     theorems,
     witness,
 )
 from scaledattn.errors import InvalidArgument, NumericCheckFailed, ProofError
 
-COMMANDS = (theorems, witness, calculator, exercises, softmax, experiment, plot, claims, docs)
+COMMANDS = (
+    theorems, witness, calculator, exercises, softmax, experiment, plot, claims, proofs, docs,
+)  # fmt: skip
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_UNDECIDED = 0, 1, 2, 3
 EXIT_INTERNAL = 70  # EX_SOFTWARE: a bug in scaledattn, never the user's input

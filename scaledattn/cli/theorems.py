@@ -27,7 +27,13 @@ def register(sub: Any) -> None:
         help="a theorem or lemma (see 'scaledattn list'), a calculator derivation such as"
         " 'variance(var_q=4, var_k=4)', or a kernel rule such as variance_def",
     )
-    p.add_argument("--format", choices=FORMATS, default="text")
+    p.add_argument(
+        "--format",
+        choices=(*FORMATS, "proof"),
+        default="text",
+        help="text, latex, markdown, json (a certificate check-proof reads back), or proof"
+        " (the proof-file format)",
+    )
     p.set_defaults(func=cmd_derive)
 
     p = sub.add_parser(
@@ -86,7 +92,12 @@ def cmd_derive(args: argparse.Namespace) -> int:
         print(rule_card(derivation))
         return 0
     result = audit_of(derivation)
-    print(render(result, args.format))
+    if args.format == "proof":
+        from scaledattn.render.proof import proof_document
+
+        print(proof_document(result), end="")
+    else:
+        print(render(result, args.format))
     return _exit(result.verified, bool(result.theorem and result.theorem.axioms))
 
 

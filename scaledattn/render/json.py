@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from scaledattn.errors import InvalidArgument
 from scaledattn.kernel import Audit
 from scaledattn.render.display import (
     carried_assumptions,
@@ -13,10 +14,15 @@ from scaledattn.render.display import (
     sympy_string,
 )
 from scaledattn.render.latex import statement_tex, tex
+from scaledattn.render.proof import certificate
 
 
 def audit_json(audit: Audit) -> dict[str, Any]:
-    """``{theorem, statement, verified, steps: [{rule, expr, latex, verified, note}], …}``."""
+    """``{theorem, statement, verified, steps: [{rule, expr, latex, verified, note}], …}``.
+
+    ``certificate`` holds the same derivation (and the theorems it cites) in the proof
+    format, which ``scaledattn check-proof`` reads back and re-checks.
+    """
     d = audit.derivation
     lhs, relation, rhs = statement_parts(d.statement)
     used = audit.theorem.used if audit.theorem is not None else frozenset()
@@ -44,7 +50,16 @@ def audit_json(audit: Audit) -> dict[str, Any]:
             for r in audit.steps
         ],
         "errors": [str(e) for e in audit.errors],
+        "certificate": _certificate(audit),
     }
+
+
+def _certificate(audit: Audit) -> dict[str, Any] | None:
+    """The certificate, or None for a derivation with a term the proof format cannot write."""
+    try:
+        return certificate(audit)
+    except InvalidArgument:
+        return None
 
 
 def to_json(data: Any) -> str:

@@ -264,6 +264,13 @@ SWEEP: dict[str, list[Bad]] = {
         bad("claims", "--json=1", says="ignored explicit argument '1'"),
         bad("claims", "extra", says="unrecognized arguments: extra"),
     ],
+    "check-proof": [
+        bad("check-proof", says="the following arguments are required: FILE"),
+        bad("check-proof", "no_such.proof", says="no_such.proof:1:1: cannot read the file"),
+        bad("check-proof", ".", says=".:1:1: cannot read the file"),
+        bad("check-proof", "", says=":1:1: cannot read the file"),
+        bad("check-proof", "x.proof", "--json=1", says="ignored explicit argument '1'"),
+    ],
     "docs": [
         bad("docs", "-o", "", says="-o/--output is empty"),
         bad("docs", "--plots", "--check", says="cannot be combined with --check"),
@@ -442,6 +449,7 @@ BAD_VALUES: dict[str, dict[str | None, list[str]]] = {
         "--json": FLAG,
     },
     "claims": {None: ["extra"], "--source": ["", "nope", "ünï"], "--seed": [*NOT_INT, "-1"]},
+    "check-proof": {None: ["", "no_such.proof", "ünï.md", "."], "--json": FLAG},
     "docs": {"-o": ["", "no/such/folder/docs"], "--check": FLAG, "--plots": FLAG},
 }
 
@@ -462,6 +470,7 @@ BASE: dict[str, st.SearchStrategy[list[str]]] = {
     "plot": st.sampled_from(["saturation", "training"]).map(lambda n: [n, "-o", "x.png"]),
     "verify": st.just(["Var(X) = Var(X)"]),
     "claims": st.just(["--source", "000"]),
+    "check-proof": st.just([]),
     "docs": st.just(["-o", "out"]),
 }
 

@@ -1,0 +1,366 @@
+"""Checking a proof file: every step by the kernel, with feedback on the ones it rejects.
+
+For each theorem: the declared assumptions (and the lesson's defaults for what they
+leave unsaid), then each step in turn, from the previous *written* expression:
+
+- with ``by RULE``: the kernel's step check, nothing else;
+- without: the search of :mod:`scaledattn.prooffile.search` proposes a rule, a short
+  chain, or a longer chain (a gap), and the kernel checks each of its steps.
+
+The theorem is proved only by the kernel's ``audit`` of the whole chain with the
+found steps written in; a proved theorem may be cited (``by NAME``) by later ones.
+A rejected step gets feedback (:mod:`scaledattn.prooffile.feedback`): what the rule
+gives, the difference, a model where the two sides differ, and the likely cause.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field, replace
+from functools import cache
+from typing import Any
+
+import sympy
+
+from scaledattn.claims.automation import key
+from scaledattn.derive import audit_of
+from scaledattn.kernel import (
+    RULES,
+    Assumption,
+    Audit,
+    Derivation,
+    IndependentComponents,
+    Moment,
+    Positive,
+    RandomVector,
+    Step,
+    StepResult,
+    Theorem,
+    audit,
+)
+from scaledattn.kernel.assumptions import Independence
+from scaledattn.kernel.expr import Component, Dot, E, Var, rebuild
+from scaledattn.kernel.theorem import check_step
+from scaledattn.prooffile.feedback import Feedback, feedback
+from scaledattn.prooffile.library import LEMMAS
+from scaledattn.prooffile.library import NAMES as LEMMA_NAMES
+from scaledattn.prooffile.parse import Document, TheoremBlock
+from scaledattn.prooffile.search import Justification, Search
+from scaledattn.registry import all_derivations
+from scaledattn.render.display import assumption_text
+
+__all__ = [
+    "StepVerdict",
+    "TheoremVerdict",
+    "builtin_theorems",
+    "check_document",
+    "is_known_rule",
+]
+
+
+@dataclass(frozen=True)
+class StepVerdict:
+    """One written step: 'verified', 'gap' (bridged by a longer chain), 'rejected' or 'unproved'.
+
+    'unproved': no rule or chain found, and no model tells the two sides apart.
+    """
+
+    number: int
+    line: int
+    written_rule: str | None
+    claim: Any
+    status: str
+    justification: Justification | None = None
+    feedback: Feedback | None = None
+
+    @property
+    def rules(self) -> tuple[str, ...]:
+        """The rules the kernel checked for this step."""
+        return self.justification.rule_names if self.justification else ()
+
+
+@dataclass
+class TheoremVerdict:
+    """A theorem's steps, the problems with its start or end, and the kernel's audit."""
+
+    block: TheoremBlock
+    assumptions: tuple[Assumption, ...]
+    described: list[str]
+    start: Any
+    steps: list[StepVerdict] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    audit: Audit | None = None
+
+    @property
+    def verified(self) -> bool:
+        """True when the kernel proved the theorem (every step justified)."""
+        rejected = any(s.status in ("rejected", "unproved") for s in self.steps)
+        return self.audit is not None and self.audit.verified and not self.problems and not rejected
+
+    @property
+    def gaps(self) -> int:
+        """How many steps were bridged by a chain longer than the search's."""
+        return sum(1 for s in self.steps if s.status == "gap")
+
+
+@cache
+def builtin_derivations() -> Mapping[str, Derivation]:
+    """Every built-in derivation (all that ``scaledattn check`` lists), by name."""
+    return {d.name: d for d in all_derivations()}
+
+
+def builtin_theorems() -> Mapping[str, Theorem]:
+    """Every built-in theorem, proved (each one is proved once, when first asked for)."""
+    return Citable("", {}, bare=True)
+
+
+class Citable(Mapping[str, Theorem]):
+    """The theorems a step may cite: the file's proved ones, the lemmas, the built-in ones.
+
+    A built-in theorem is proved by the kernel only when it is looked up; its statement
+    is known before (:meth:`statement`), so the search can pick candidates cheaply.
+    """
+
+    def __init__(self, exclude: str, proved: Mapping[str, Theorem], bare: bool = False) -> None:
+        self.exclude, self.proved, self.bare = exclude, dict(proved), bare
+
+    def _names(self) -> list[str]:
+        names = [*self.proved, *builtin_derivations()]
+        if not self.bare:
+            names += list(LEMMA_NAMES)
+        return [n for n in dict.fromkeys(names) if n != self.exclude]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._names())
+
+    def __len__(self) -> int:
+        return len(self._names())
+
+    def __contains__(self, name: object) -> bool:
+        return isinstance(name, str) and name != self.exclude and name in self._names()
+
+    def __getitem__(self, name: str) -> Theorem:
+        if name == self.exclude:
+            raise KeyError(name)
+        if name in self.proved:
+            return self.proved[name]
+        if not self.bare and name in LEMMA_NAMES:
+            return library_theorems()[name]
+        derivation = builtin_derivations().get(name)
+        theorem = audit_of(derivation).theorem if derivation is not None else None
+        if theorem is None:
+            raise KeyError(name)
+        return theorem
+
+    def statement(self, name: str) -> Any:
+        """The statement of a citable theorem, without proving it."""
+        if name in self.proved:
+            return self.proved[name].statement
+        derivation = builtin_derivations().get(name)
+        return derivation.statement if derivation is not None else self[name].statement
+
+
+@cache
+def library_theorems() -> Mapping[str, Theorem]:
+    """The lemmas of :mod:`scaledattn.prooffile.library`, proved by the kernel."""
+    from scaledattn.prooffile.parse import parse_document
+
+    checker = Checker(bare=True)
+    for block in parse_document(LEMMAS, is_known_rule).theorems:
+        verdict = checker.check(block)
+        if not verdict.verified:  # pragma: no cover - a wrong lemma is a bug, found by tests
+            raise RuntimeError(f"the lemma {block.name} is not proved")
+    return dict(checker.theorems)
+
+
+@cache
+def _builtin_names() -> frozenset[str]:
+    return frozenset(d.name for d in all_derivations()) | frozenset(LEMMA_NAMES)
+
+
+def is_known_rule(name: str) -> bool:
+    """True for a registered rule, a built-in theorem or a lemma of the library."""
+    return name in RULES or name in _builtin_names()
+
+
+# ------------------------------------------------------------------ defaults
+
+
+def _vectors(exprs: list[Any]) -> list[str]:
+    found: dict[str, None] = {}
+    for e in exprs:
+        node: Any
+        for node in sympy.preorder_traversal(rebuild(e)):
+            if isinstance(node, Component):
+                found.setdefault(node.label.name, None)
+            elif isinstance(node, Dot):
+                found.setdefault(node.args[0].name, None)
+                found.setdefault(node.args[1].name, None)
+    return list(found)
+
+
+def _moment_given(assumptions: list[Assumption], op: type[Any], vector: str) -> bool:
+    for a in assumptions:
+        lhs: Any = a.lhs if isinstance(a, Moment) else None
+        if lhs is not None and isinstance(lhs, op):
+            atom = lhs.args[0]
+            if isinstance(atom, Component) and atom.label.name == vector:
+                return True
+    return False
+
+
+def with_defaults(block: TheoremBlock) -> tuple[tuple[Assumption, ...], list[str]]:
+    """The declared assumptions, and the lesson's defaults for what they leave unsaid."""
+    declared = list(block.assumptions)
+    described = [assumption_text(a) for a in declared]
+    if "no defaults" in block.described:
+        return tuple(declared), described
+    exprs = [block.statement.lhs, block.statement.rhs, *(s.claim for s in block.steps)]
+    if block.start is not None:
+        exprs.append(block.start)
+    added: list[Assumption] = []
+    vectors = _vectors(exprs)
+    if vectors:
+        d = sympy.Symbol("d_k", integer=True, positive=True)
+        i = sympy.Symbol("i", integer=True, positive=True)
+        families = [a for a in declared if isinstance(a, Independence)]
+        covered = all(
+            any(f.block_key(Component(RandomVector(v, d).label, i)) is not None for f in families)
+            for v in vectors
+        )
+        if not covered:
+            added.append(IndependentComponents(*(RandomVector(v, d) for v in vectors)))
+        for v in vectors:
+            atom = Component(RandomVector(v, d).label, i)
+            if not _moment_given(declared, E, v):
+                added.append(Moment(E(atom), 0))
+            if not _moment_given(declared, Var, v):
+                added.append(Moment(Var(atom), 1))
+    c = sympy.Symbol("c", real=True)
+    mentions_c = any(c in rebuild(e).free_symbols for e in exprs if hasattr(e, "free_symbols"))
+    if mentions_c and not any(isinstance(a, Positive) and a.symbol == c for a in declared):
+        added.append(Positive(c))
+    described += [assumption_text(a) + " (default)" for a in added]
+    return tuple(declared + added), described
+
+
+# --------------------------------------------------------------------- check
+
+
+@dataclass
+class Checker:
+    """Checks the theorems of a document in order; proved ones become citable."""
+
+    seconds: float = 3.0
+    theorems: dict[str, Theorem] = field(default_factory=dict)
+    bare: bool = False
+
+    def citable(self, name: str) -> Citable:
+        """The file's proved theorems, the lemmas, the built-in ones; never ``name`` itself."""
+        return Citable(name, self.theorems, self.bare)
+
+    def check(self, block: TheoremBlock) -> TheoremVerdict:
+        """The verdict on one theorem block."""
+        assumptions, described = with_defaults(block)
+        statement = block.statement
+        skeleton = Derivation(block.name, statement, (), assumptions)
+        theorems = self.citable(block.name)
+        search = Search(skeleton, theorems, seconds=self.seconds)
+        start = block.start if block.start is not None else statement.lhs
+        verdict = TheoremVerdict(block, assumptions, described, start)
+        if key(start) != key(statement.lhs):
+            verdict.problems.append(
+                "the chain does not start at the statement's left side"
+                f" (it starts at {_show(start)}; the statement's left side is"
+                f" {_show(statement.lhs)})"
+            )
+        # Steps without ``by``: the search proposes kernel steps (each checked as it goes).
+        prev = start
+        found: dict[int, StepVerdict] = {}
+        for number, written in enumerate(block.steps, start=1):
+            if written.rule is None:
+                found[number] = self._search(number, written, prev, skeleton, theorems, search)
+            prev = written.claim
+        if block.steps and key(prev) != key(statement.rhs):
+            verdict.problems.append(
+                f"the chain ends at {_show(prev)}, but the statement's right side is"
+                f" {_show(statement.rhs)}"
+            )
+        # The whole chain, the found steps written in, goes to the kernel's audit once;
+        # a step with ``by`` gets the audit's verdict on it.
+        kernel_steps: list[Step] = []
+        spans: list[tuple[int, int]] = []
+        for number, written in enumerate(block.steps, start=1):
+            first = len(kernel_steps)
+            if written.rule is not None:
+                kernel_steps.append(Step(theorems.get(written.rule, written.rule), written.claim))
+            else:
+                justification = found[number].justification
+                kernel_steps += (
+                    list(justification.steps)
+                    if justification is not None
+                    else [Step("ring", written.claim)]  # rejected already; keeps the chain
+                )
+            spans.append((first, len(kernel_steps)))
+        completed = replace(skeleton, steps=tuple(kernel_steps))
+        verdict.audit = audit(completed, theorems)
+        prev = start
+        for number, (written, (first, _)) in enumerate(
+            zip(block.steps, spans, strict=True), start=1
+        ):
+            if written.rule is None:
+                verdict.steps.append(found[number])
+            else:
+                result = verdict.audit.steps[first]
+                if result.ok:
+                    step = StepVerdict(
+                        number, written.line, written.rule, written.claim, "verified",
+                        Justification("rule", (result,)),
+                    )  # fmt: skip
+                else:
+                    step = StepVerdict(
+                        number, written.line, written.rule, written.claim, "rejected",
+                        feedback=feedback(prev, written.claim, result, skeleton, search),
+                    )  # fmt: skip
+                verdict.steps.append(step)
+            prev = written.claim
+        if verdict.verified and verdict.audit.theorem is not None:
+            self.theorems[block.name] = verdict.audit.theorem
+        return verdict
+
+    def _search(
+        self,
+        number: int,
+        written: Any,
+        prev: Any,
+        skeleton: Derivation,
+        theorems: Mapping[str, Theorem],
+        search: Search,
+    ) -> StepVerdict:
+        claim = written.claim
+        found = search.justify(prev, claim, number)
+        if found is not None:
+            status = "gap" if found.kind == "gap" else "verified"
+            return StepVerdict(number, written.line, None, claim, status, found)
+        nearest: StepResult | None = search.nearest(prev, claim, number)
+        if nearest is None:
+            nearest = check_step(prev, Step("ring", claim), number, skeleton, theorems)
+        why = feedback(prev, claim, nearest, skeleton, search, named=False)
+        # No justification, but nothing shows the step false either: a gap left open.
+        status = "rejected" if why.model is not None or why.values else "unproved"
+        return StepVerdict(number, written.line, None, claim, status, feedback=why)
+
+
+def check_document(document: Document, seconds: float = 3.0) -> list[TheoremVerdict]:
+    """The verdict on every theorem of ``document``, in order."""
+    checker = Checker(seconds, bare=False)
+    return [checker.check(block) for block in document.theorems]
+
+
+def _show(expr: Any) -> str:
+    from scaledattn.render.proof import proof_term
+
+    try:
+        return proof_term(expr)
+    except Exception:  # a display fallback only
+        return str(expr)

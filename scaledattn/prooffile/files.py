@@ -1,0 +1,210 @@
+"""The three kinds of input of ``check-proof``: a proof file, a Markdown lesson, a JSON certificate.
+
+- A proof file: the format of :mod:`scaledattn.prooffile.parse`.
+- A Markdown file (``.md``): every fenced block whose info string is ``proof``
+  (```` ```proof ````) is one proof text; lines and columns refer to the Markdown file.
+- A JSON certificate (``.json``, as ``scaledattn derive NAME --format json`` writes
+  it): its ``certificate`` field holds each theorem's statement, assumptions and
+  steps in the proof format, read by the same parser; an error names the line and
+  column of the JSON string it is in. Any JSON output of the tool that holds
+  certificates (``exercises --format json``, ``variance --format json``) reads the same
+  way, each theorem once.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from scaledattn.prooffile.check import TheoremVerdict, check_document, is_known_rule
+from scaledattn.prooffile.parse import (
+    MAX_BYTES,
+    Document,
+    ProofFileError,
+    TheoremBlock,
+    parse_document,
+    read_bytes,
+)
+from scaledattn.prooffile.report import report_json, report_text
+
+__all__ = ["Checked", "ProofFileError", "check_file", "check_text", "read_document"]
+
+_FENCE = re.compile(r"^(?P<indent> {0,3})(?P<fence>`{3,}|~{3,})\s*(?P<info>[^\s`]*)")
+
+
+@dataclass(frozen=True)
+class Checked:
+    """The verdicts on one file."""
+
+    path: str
+    verdicts: list[TheoremVerdict]
+    blocks: int = 0
+
+    @property
+    def verified(self) -> bool:
+        """True when every theorem is verified."""
+        return all(v.verified for v in self.verdicts)
+
+    def text(self) -> str:
+        """The text report."""
+        return report_text(self.path, self.verdicts, self.blocks)
+
+    def as_json(self) -> dict[str, Any]:
+        """The JSON report."""
+        return report_json(self.path, self.verdicts, self.blocks)
+
+
+def markdown_blocks(text: str) -> list[tuple[int, str]]:
+    """(first line number, text) of each fenced ```proof block of a Markdown text."""
+    lines = text.split("\n")
+    found: list[tuple[int, str]] = []
+    n = 0
+    while n < len(lines):
+        match = _FENCE.match(lines[n])
+        if match is None:
+            n += 1
+            continue
+        fence, info = match.group("fence"), match.group("info")
+        body: list[str] = []
+        start = n + 2
+        n += 1
+        while n < len(lines) and not lines[n].lstrip().startswith(fence):
+            body.append(lines[n])
+            n += 1
+        if n >= len(lines) and info == "proof":
+            raise ProofFileError("a ```proof block is never closed", start - 1, 1)
+        n += 1
+        if info == "proof":
+            found.append((start, "\n".join(body)))
+    return found
+
+
+def _markdown(text: str) -> Document:
+    blocks = markdown_blocks(text)
+    if not blocks:
+        raise ProofFileError("no ```proof block in this Markdown file", 1, 1)
+    theorems: list[TheoremBlock] = []
+    known: set[str] = set()
+
+    def citable(name: str) -> bool:
+        return is_known_rule(name) or name in known
+
+    for number, (first, body) in enumerate(blocks, start=1):
+        doc = parse_document(body, citable, first, number)
+        theorems += doc.theorems
+        known.update(t.name for t in doc.theorems)
+    return Document(theorems, len(blocks))
+
+
+def _locate(raw: str, value: str) -> tuple[int, int]:
+    """Line and column of the JSON string ``value`` in the raw JSON text."""
+    needle = json.dumps(value, ensure_ascii=False)
+    at = raw.find(needle)
+    if at < 0:
+        return 1, 1
+    line = raw.count("\n", 0, at) + 1
+    return line, at - (raw.rfind("\n", 0, at) + 1) + 2
+
+
+def _certificates(data: Any, depth: int = 0) -> list[dict[str, Any]]:
+    """Every ``certificate`` object in a JSON document (the tool's outputs nest them)."""
+    if depth > 20:
+        return []
+    out: list[dict[str, Any]] = []
+    if isinstance(data, dict):
+        cert = data.get("certificate")
+        if isinstance(cert, dict) and isinstance(cert.get("theorems"), list):
+            out.append(cert)
+        for key, value in data.items():
+            if key != "certificate":
+                out += _certificates(value, depth + 1)
+    elif isinstance(data, list):
+        for value in data:
+            out += _certificates(value, depth + 1)
+    return out
+
+
+def _certificate(raw: str) -> Document:
+    try:
+        data = json.loads(raw)
+    except json.JSONDecodeError as err:
+        raise ProofFileError(f"not valid JSON: {err.msg}", err.lineno, err.colno) from None
+    found: dict[str, Any] = {}
+    for cert in _certificates(data):
+        for t in cert["theorems"]:
+            if isinstance(t, dict):
+                found.setdefault(str(t.get("name")), t)
+            else:
+                raise ProofFileError("a certificate's theorem is not an object", 1, 1)
+    if not found:
+        raise ProofFileError(
+            "no 'certificate' with 'theorems' in this JSON"
+            " (scaledattn derive NAME --format json writes one)",
+            1,
+            1,
+        )
+    lines: list[str] = []
+    sources: list[str] = []
+    for t in found.values():
+        try:
+            lines.append(f"theorem {t['name']}: {t['statement']}")
+            sources.append(t["statement"])
+            for a in t.get("assume", []):
+                lines.append(f"assume: {a}")
+                sources.append(a)
+            lines.append(f"  {t['start']}")
+            sources.append(t["start"])
+            relation = "<=>" if t.get("kind") == "iff" else "="
+            for s in t["steps"]:
+                lines.append(f"  {relation} {s['expr']}    by {s['by']}")
+                sources.append(s["expr"])
+        except (KeyError, TypeError) as err:
+            raise ProofFileError(f"a certificate theorem lacks the field {err}", 1, 1) from None
+    try:
+        document = parse_document("\n".join(lines), is_known_rule)
+    except ProofFileError as err:
+        source = sources[err.line - 1] if 0 < err.line <= len(sources) else ""
+        line, column = _locate(raw, source) if source else (1, 1)
+        raise ProofFileError(err.message, line, column) from None
+    lines_in_json = [_locate(raw, source)[0] for source in sources]
+    for block in document.theorems:
+        block.line = lines_in_json[block.line - 1]
+        block.steps = [replace(s, line=lines_in_json[s.line - 1]) for s in block.steps]
+    return document
+
+
+def read_document(path: Path) -> Document:
+    """The document in ``path``; ProofFileError (with the path) for anything malformed."""
+    name = str(path)
+    try:
+        try:
+            with path.open("rb") as stream:  # at most one byte past the limit, whatever it is
+                data = stream.read(MAX_BYTES + 1)
+        except OSError as err:
+            raise ProofFileError(f"cannot read the file: {err.strerror or err}", 1, 1) from None
+        text = read_bytes(data)
+        if path.suffix.lower() in (".md", ".markdown"):
+            return _markdown(text)
+        if path.suffix.lower() == ".json" or text.lstrip().startswith("{"):
+            return _certificate(text)
+        return parse_document(text, is_known_rule)
+    except ProofFileError as err:
+        raise err.located(name) from None
+
+
+def check_file(path: Path, seconds: float = 3.0) -> Checked:
+    """Read and check one file."""
+    document = read_document(path)
+    return Checked(str(path), check_document(document, seconds), document.blocks)
+
+
+def check_text(text: str, path: str = "<proof>", seconds: float = 3.0) -> Checked:
+    """Check a proof text (not a file); ProofFileError naming ``path`` if malformed."""
+    try:
+        document = parse_document(text, is_known_rule)
+    except ProofFileError as err:
+        raise err.located(path) from None
+    return Checked(path, check_document(document, seconds))

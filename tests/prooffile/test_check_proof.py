@@ -1,0 +1,384 @@
+"""Proof files: round trips of every built-in theorem, the exercises, five mistakes, bad files."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sympy import Integer, Rational, Symbol
+
+from scaledattn.cli import main
+from scaledattn.derive import audit_of
+from scaledattn.kernel import (
+    Cov,
+    CrossSum,
+    Derivation,
+    Dot,
+    E,
+    Equation,
+    IndexSum,
+    RandomVariable,
+    RandomVector,
+    Var,
+    dimension,
+    index,
+    normal_form,
+)
+from scaledattn.kernel.rules import prop_key
+from scaledattn.prooffile.check import TheoremVerdict
+from scaledattn.prooffile.files import Checked, check_file, check_text, read_document
+from scaledattn.prooffile.guide import checked_example
+from scaledattn.prooffile.lessons import EXERCISES, MISTAKES
+from scaledattn.prooffile.parse import MAX_BYTES, ProofFileError, TheoremBlock
+from scaledattn.prooffile.terms import build_term
+from scaledattn.registry import all_derivations
+from scaledattn.render import render
+from scaledattn.render.proof import proof_assumption, proof_document, proof_term
+
+DERIVATIONS = all_derivations()
+
+
+def _same(a: object, b: object) -> bool:
+    if isinstance(a, Equation) or (hasattr(a, "lhs") and not hasattr(a, "is_Relational")):
+        return _same(a.lhs, b.lhs) and _same(a.rhs, b.rhs)  # type: ignore[attr-defined]
+    if getattr(a, "is_Relational", False) or getattr(a, "is_Boolean", False):
+        return bool(prop_key(a) == prop_key(b))
+    return bool(normal_form(a) == normal_form(b))
+
+
+def _last(checked: Checked, name: str) -> TheoremVerdict:
+    (found,) = [v for v in checked.verdicts if v.block.name == name]
+    return found
+
+
+def _assert_same_theorem(checked: Checked, name: str) -> None:
+    original = next(d for d in DERIVATIONS if d.name == name)
+    verdict = _last(checked, name)
+    assert verdict.verified, checked.text()
+    assert verdict.audit is not None
+    read = verdict.audit.derivation
+    assert _same(read.statement.lhs, original.statement.lhs)
+    assert _same(read.statement.rhs, original.statement.rhs)
+    assert len(verdict.steps) == len(original.steps)
+    for written, step in zip(verdict.steps, original.steps, strict=True):
+        assert written.written_rule == getattr(step.rule, "name", step.rule)
+        assert _same(written.claim, step.claim)
+    # the same assumptions (an Entries label is display only and not written)
+    written = {proof_assumption(a) for a in read.assumptions}
+    assert written == {proof_assumption(a) for a in original.assumptions}
+
+
+def _unique_blocks(texts: list[str]) -> str:
+    """The theorem blocks of several proof documents, each theorem once, in order."""
+    seen: dict[str, str] = {}
+    for text in texts:
+        for block in text.strip().split("\n\n"):
+            name = block.split(":", 1)[0].removeprefix("theorem ")
+            seen.setdefault(name, block)
+    return "\n\n".join(seen.values()) + "\n"
+
+
+@pytest.fixture(scope="module")
+def proof_round_trip() -> Checked:
+    """Every built-in theorem written with derive --format proof, read back and checked once."""
+    texts = [proof_document(audit_of(d)) for d in DERIVATIONS]
+    return check_text(_unique_blocks(texts), "all.proof")
+
+
+@pytest.fixture(scope="module")
+def json_blocks(tmp_path_factory: pytest.TempPathFactory) -> dict[str, TheoremBlock]:
+    """Every JSON certificate read back by check-proof's reader, each theorem once."""
+    folder = tmp_path_factory.mktemp("certificates")
+    blocks: dict[str, TheoremBlock] = {}
+    for d in DERIVATIONS:
+        path = folder / f"{d.name}.json"
+        path.write_text(render(audit_of(d), "json"), encoding="utf-8")
+        for block in read_document(path).theorems:
+            blocks.setdefault(block.name, block)
+    return blocks
+
+
+@pytest.mark.parametrize("derivation", DERIVATIONS, ids=lambda d: d.name)
+def test_every_built_in_theorem_round_trips_through_the_proof_format(
+    derivation: Derivation, proof_round_trip: Checked
+) -> None:
+    _assert_same_theorem(proof_round_trip, derivation.name)
+
+
+@pytest.mark.parametrize("derivation", DERIVATIONS, ids=lambda d: d.name)
+def test_every_built_in_theorem_round_trips_through_the_json_certificate(
+    derivation: Derivation, json_blocks: dict[str, TheoremBlock], proof_round_trip: Checked
+) -> None:
+    # The certificate reads back as the same theorem block as the proof file (statement,
+    # assumptions, steps and rules), so check-proof's verdict on it is the one above.
+    block = json_blocks[derivation.name]
+    verdict = _last(proof_round_trip, derivation.name)
+    proof = verdict.block
+    assert block.statement_text == proof.statement_text
+    assert _same(block.statement.lhs, proof.statement.lhs)
+    assert _same(block.statement.rhs, proof.statement.rhs)
+    assert block.assumptions == proof.assumptions
+    assert block.described == proof.described
+    assert [s.rule for s in block.steps] == [s.rule for s in proof.steps]
+    for mine, theirs in zip(block.steps, proof.steps, strict=True):
+        assert _same(mine.claim, theirs.claim)
+    _assert_same_theorem(proof_round_trip, derivation.name)
+
+
+def test_a_certificate_is_one_file_that_check_proof_accepts(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["derive", "scaled_variance", "--format", "json"]) == 0
+    path = tmp_path / "scaled_variance.json"
+    path.write_text(capsys.readouterr().out, encoding="utf-8")
+    assert main(["check-proof", str(path)]) == 0
+    assert "VERIFIED scaled_variance" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("name", sorted(EXERCISES))
+def test_each_exercise_written_without_any_by_is_verified(name: str) -> None:
+    chain = [line for line in EXERCISES[name].splitlines() if not line.startswith("#")]
+    assert not any(" by " in line for line in chain)
+    checked = checked_example(name)
+    assert checked.verified, checked.text()
+
+
+@pytest.mark.parametrize("name", sorted(MISTAKES))
+def test_each_typical_mistake_is_rejected_at_its_step_with_a_model_and_a_cause(name: str) -> None:
+    mistake = MISTAKES[name]
+    checked = checked_example(name)
+    assert not checked.verified
+    (verdict,) = checked.verdicts
+    rejected = [s for s in verdict.steps if s.status == "rejected"]
+    assert [s.number for s in rejected] == [mistake.step], checked.text()
+    feedback = rejected[0].feedback
+    assert feedback is not None
+    assert feedback.model is not None, checked.text()
+    assert feedback.model.left != feedback.model.right
+    assert mistake.cause in feedback.cause, feedback.cause
+
+
+def test_a_wrong_by_is_rejected_with_what_the_rule_gives() -> None:
+    text = "theorem t: Var(X + Y) = Var(X) + Var(Y)\n  = Var(X) + Var(Y)  by variance_def\n"
+    checked = check_text(text)
+    step = checked.verdicts[0].steps[0]
+    assert step.status == "rejected"
+    assert step.feedback is not None
+    assert step.feedback.gives == "-E(X + Y)**2 + E((X + Y)**2)"
+
+
+def test_a_later_theorem_cites_an_earlier_one_of_the_same_file() -> None:
+    text = (
+        "theorem lin: E(X + Y) = E(X) + E(Y)\n  = E(X) + E(Y)  by expectation_linear\n\n"
+        "theorem twice: E(X + Y) + 1 = E(X) + E(Y) + 1\n  = E(X) + E(Y) + 1  by lin\n"
+    )
+    assert check_text(text).verified
+
+
+def test_markdown_proof_blocks_are_checked_each_with_its_lines(tmp_path: Path) -> None:
+    lesson = tmp_path / "lesson.md"
+    lesson.write_text(
+        "# A lesson\n\nSome prose.\n\n```proof\n"
+        + EXERCISES["exercise2"]
+        + "```\n\n```python\nprint(1)\n```\n\n```proof\n"
+        + MISTAKES["c_equals_d_k"].text
+        + "```\n",
+        encoding="utf-8",
+    )
+    checked = check_file(lesson)
+    assert checked.blocks == 2
+    first, second = checked.verdicts
+    assert first.verified
+    assert not second.verified
+    assert first.block.line == 7
+    assert second.block.block == 2
+    assert [s.line for s in second.steps if s.status == "rejected"] == [
+        lesson.read_text().splitlines().index("  = 1") + 1
+    ]
+
+
+# ------------------------------------------------------------------ malformed files
+
+MALFORMED: dict[str, tuple[bytes, str, tuple[int, int]]] = {
+    "unknown rule": (b"theorem t: E(X) = E(X)\n  = E(X)  by nope\n", "unknown rule", (2, 14)),
+    "broken expression": (b"theorem t: E(X) = E(X)\n  = E(X +\n", "unexpected end", (2, 10)),
+    "missing theorem line": (b"  Var(X)\n  = Var(X)\n", "expected 'theorem", (1, 3)),
+    "empty file": (b"", "no theorem", (1, 1)),
+    "binary file": (b"theorem t\x00\xff", "not a text file", (1, 10)),
+    "10 MB file": (b"#" * (10 * 1024 * 1024), "file too large", (1, 1)),
+}
+
+
+@pytest.mark.parametrize("case", sorted(MALFORMED))
+def test_a_malformed_file_is_one_error_naming_file_line_and_column(
+    case: str, tmp_path: Path
+) -> None:
+    data, message, (line, column) = MALFORMED[case]
+    path = tmp_path / "bad.proof"
+    path.write_bytes(data)
+    with pytest.raises(ProofFileError) as caught:
+        read_document(path)
+    text = str(caught.value)
+    assert text.startswith(f"{path}:{line}:{column}: "), text
+    assert message in text
+    assert "\n" not in text
+    assert len(data) <= MAX_BYTES or "too large" in text
+
+
+def test_check_proof_exits_2_with_one_line_for_a_malformed_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "bad.proof"
+    path.write_bytes(MALFORMED["unknown rule"][0])
+    assert main(["check-proof", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.strip() == f"{path}:2:14: " + err.split(": ", 1)[1].strip()
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_check_proof_exit_codes_and_json(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    good, bad = tmp_path / "good.proof", tmp_path / "bad.proof"
+    good.write_text(EXERCISES["exercise2"], encoding="utf-8")
+    bad.write_text(MISTAKES["variance_not_squared"].text, encoding="utf-8")
+    assert main(["check-proof", str(good)]) == 0
+    assert "✓ step 1" in capsys.readouterr().out
+    assert main(["check-proof", str(bad), "--json"]) == 1
+    report = json.loads(capsys.readouterr().out)
+    step = report["theorems"][0]["steps"][0]
+    assert step["status"] == "rejected"
+    assert step["feedback"]["model"] is not None
+
+
+def test_derive_format_proof_writes_the_file_check_proof_reads(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["derive", "unique_scale", "--format", "proof"]) == 0
+    path = tmp_path / "unique_scale.proof"
+    path.write_text(capsys.readouterr().out, encoding="utf-8")
+    assert main(["check-proof", str(path)]) == 0
+
+
+def test_a_certificate_with_a_broken_term_names_its_line_in_the_json(tmp_path: Path) -> None:
+    text = render(audit_of(next(d for d in DERIVATIONS if d.name == "variance_of_sum")), "json")
+    data = json.loads(text)
+    data["certificate"]["theorems"][0]["steps"][1]["expr"] = "E(X +"
+    path = tmp_path / "broken.json"
+    path.write_text(json.dumps(data, indent=2), encoding="utf-8")
+    with pytest.raises(ProofFileError) as caught:
+        read_document(path)
+    line = path.read_text(encoding="utf-8").splitlines().index('            "expr": "E(X +",') + 1
+    assert str(caught.value).startswith(f"{path}:{line}:")
+
+
+def test_a_file_that_is_not_json_or_has_no_certificate_is_malformed(tmp_path: Path) -> None:
+    bad, empty = tmp_path / "bad.json", tmp_path / "empty.json"
+    bad.write_text('{\n  "certificate": [1,\n}\n', encoding="utf-8")
+    empty.write_text("{}", encoding="utf-8")
+    with pytest.raises(ProofFileError, match=r"bad.json:3:1: not valid JSON"):
+        read_document(bad)
+    with pytest.raises(ProofFileError, match="no 'certificate'"):
+        read_document(empty)
+
+
+def test_an_unclosed_proof_block_in_markdown_is_malformed(tmp_path: Path) -> None:
+    lesson = tmp_path / "lesson.md"
+    lesson.write_text("text\n\n```proof\ntheorem t: X = X\n", encoding="utf-8")
+    with pytest.raises(ProofFileError, match=r"lesson.md:3:1: a ```proof block is never closed"):
+        read_document(lesson)
+
+
+def test_the_lemmas_a_file_may_cite_are_proved_by_the_kernel() -> None:
+    from scaledattn.prooffile.check import library_theorems
+    from scaledattn.prooffile.library import NAMES
+
+    assert sorted(library_theorems()) == sorted(NAMES)
+
+
+def test_a_step_without_a_justification_or_a_model_is_not_proved_and_not_rejected() -> None:
+    text = (
+        "theorem t: lim(softmax(r, i, n, p), lambda) = delta(i, w)\n"
+        "assume: r_j = s_j + lambda*delta(j, w)\nassume: 1 <= w <= n\n  = delta(i, w)\n"
+    )
+    checked = check_text(text)
+    assert [s.status for s in checked.verdicts[0].steps] == ["unproved"]
+    assert not checked.verified
+    assert "UNPROVED t" in checked.text()
+
+
+# ------------------------------------------------------------ properties (Hypothesis)
+
+
+@st.composite
+def kernel_terms(draw: st.DrawFn, depth: int = 3) -> Any:
+    """Kernel terms of the probability language: variables, components, moments, sums."""
+    i, j = index("i"), index("j")
+    d = dimension("d_k")
+    q, k = RandomVector("q", d), RandomVector("k", d)
+    atoms = [
+        RandomVariable("X"), RandomVariable("Y"), q[i], k[i], q[j], k[2],
+        Integer(draw(st.integers(-3, 3))), Rational(1, 2), d, Symbol("c", real=True),
+        Symbol("sigma_q", positive=True),
+    ]  # fmt: skip
+    if depth == 0 or draw(st.booleans()):
+        return draw(st.sampled_from(atoms))
+    a, b = draw(kernel_terms(depth - 1)), draw(kernel_terms(depth - 1))
+    shape = draw(st.sampled_from(["+", "*", "**", "E", "Var", "Cov", "sum", "cross", "dot"]))
+    if shape == "+":
+        return a + b
+    if shape == "*":
+        return a * b
+    if shape == "**":
+        return a ** draw(st.integers(1, 3))
+    if shape == "E":
+        return E(a)
+    if shape == "Var":
+        return Var(a)
+    if shape == "Cov":
+        return Cov(a, b)
+    if shape == "sum":
+        return IndexSum(a, i, draw(st.sampled_from([d, Integer(3)])))
+    if shape == "cross":
+        return CrossSum(a, i, j, d)
+    return Dot(q, k) * a
+
+
+@settings(max_examples=80, deadline=None)
+@given(term=kernel_terms())
+def test_a_term_written_in_the_proof_format_reads_back_as_the_same_term(term: Any) -> None:
+    assert normal_form(build_term(proof_term(term))) == normal_form(term)
+
+
+TOKENS = [
+    "theorem t:", "assume:", "=", "<=>", " by ring", " by nope", "Var(", "E(", "X", "q_i", "k'_j",
+    "sum(", "cross_sum(", ", i, 1, d_k)", ")", "+", "*", "**", "/", "0", "1e400", "\n", "  ",
+    "independent(X, Y)", "c > 0", "1 <= m <= n", "#", "√", "δ", "ü", "\x00", "no defaults",
+]  # fmt: skip
+
+
+@settings(max_examples=60, deadline=None)
+@given(text=st.lists(st.sampled_from(TOKENS), max_size=25).map("".join))
+def test_any_text_is_checked_or_refused_with_one_located_line(text: str) -> None:
+    try:
+        check_text(text, "fuzz.proof", seconds=0.1)
+    except ProofFileError as err:
+        line = str(err)
+        assert line.startswith("fuzz.proof:")
+        assert "\n" not in line
+
+
+def test_a_line_starting_with_an_operator_continues_the_step_above(tmp_path: Path) -> None:
+    text = (
+        "theorem t: Var(X + Y) = Var(X) + Var(Y) + 2*Cov(X, Y)\n"
+        "  = Var(X) + Var(Y)\n    + 2*Cov(X, Y)    by variance_of_sum\n"
+    )
+    assert check_text(text).verified
+    path = tmp_path / "broken.proof"
+    path.write_text(text.replace("2*Cov(X, Y)    by", "2*Cov(X, $)    by"), encoding="utf-8")
+    with pytest.raises(ProofFileError, match=r"broken.proof:3:16: unexpected character"):
+        read_document(path)
