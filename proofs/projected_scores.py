@@ -50,6 +50,7 @@ from sympy import Expr, S, Symbol
 
 from scaledattn.derive import Builder, calc, group, run
 from scaledattn.kernel import (
+    Assumption,
     CrossSum,
     Derivation,
     Dot,
@@ -97,7 +98,7 @@ def norm_sq(token: RealVector) -> Expr:
     return IndexSum(token[a] ** 2, a, m)
 
 
-def row_assumptions(row: RandomVector, sigma: Symbol) -> list[object]:
+def row_assumptions(row: RandomVector, sigma: Symbol) -> list[Assumption]:
     """The entries of a row: independent, mean 0, variance σ²."""
     return [IndependentComponents(row), ZeroMean(row), Variance(row, sigma**2)]
 
@@ -106,7 +107,7 @@ def component_variance(name: str, row: RandomVector, token: RealVector, sigma: S
     """Var(Σₐ wₐxₐ) = σ²·Σₐ xₐ²: d_model diagonal terms xₐ²E[wₐ²], cross terms 0."""
     wx = projection(row, token)
     with as_written():
-        return (
+        derivation: Derivation = (
             calc(name, Var(wx), sigma**2 * norm_sq(token), assuming=row_assumptions(row, sigma),
                  title=f"one component of W·{token}: a row times the fixed token")
             .eq(E(wx ** 2) - E(wx) ** 2,                                       by=variance_def)
@@ -136,6 +137,7 @@ def component_variance(name: str, row: RandomVector, token: RealVector, sigma: S
             .eq(sigma**2 * norm_sq(token),                                     by=ring)
             .qed()
         )
+    return derivation
 
 
 projected_component_variance_q = component_variance(
@@ -149,7 +151,7 @@ projected_component_variance_same_token = component_variance(
 def projected(name: str, key_token: RealVector, lemma_k: Derivation, title: str) -> Derivation:
     """Var(q·k) = d_k·σ_q²‖x‖²·σ_k²‖key_token‖², through the component lemmas."""
     wx, vy = projection(w, x), projection(v, key_token)
-    assumptions = [
+    assumptions: list[Assumption] = [
         IndependentComponents(q, k), ZeroMean(q), ZeroMean(k),
         Variance(q, Var(wx)), Variance(k, Var(vy)),
         *row_assumptions(w, sigma_q), *row_assumptions(v, sigma_k),
@@ -157,7 +159,7 @@ def projected(name: str, key_token: RealVector, lemma_k: Derivation, title: str)
     rhs = d * sigma_q**2 * sigma_k**2 * norm_sq(x) * norm_sq(key_token)
     proof: Builder = calc(name, Var(Dot(q, k)), rhs, assuming=assumptions, title=title)
     with as_written():
-        return (
+        derivation: Derivation = (
             diagonal_and_cross(proof)
             .eq(IndexSum(group(Var(wx) + zero**2) * group(Var(vy) + zero**2), i, d)
                 + CrossSum(zero * zero * zero * zero, i, j, d)
@@ -173,6 +175,7 @@ def projected(name: str, key_token: RealVector, lemma_k: Derivation, title: str)
             .eq(rhs,                                                           by=ring)
             .qed()
         )
+    return derivation
 
 
 projected_score_variance = projected(
@@ -191,7 +194,7 @@ def bias_norm_sq(bias: RealVector) -> Expr:
 def _with_bias() -> Derivation:
     """Var(q·k) with fixed biases: qᵢ = (W_q x)ᵢ + b_{q,i}, kᵢ = (W_k y)ᵢ + b_{k,i}."""
     wx, vy = projection(w, x), projection(v, y)
-    assumptions = [
+    assumptions: list[Assumption] = [
         IndependentComponents(q, k), Mean(q, b_q[i]), Mean(k, b_k[i]),
         Variance(q, Var(wx)), Variance(k, Var(vy)),
         *row_assumptions(w, sigma_q), *row_assumptions(v, sigma_k),
@@ -203,7 +206,7 @@ def _with_bias() -> Derivation:
     proof = calc("projected_score_variance_with_bias", Var(Dot(q, k)), rhs,
                  assuming=assumptions, title="biases b_q, b_k: the cross terms return")
     with as_written():
-        return (
+        derivation: Derivation = (
             diagonal_and_cross(proof)
             .eq(IndexSum(group(Var(wx) + b_q[i] ** 2) * group(Var(vy) + b_k[i] ** 2), i, d)
                 + CrossSum(bb * bb_j, i, j, d)
@@ -232,6 +235,7 @@ def _with_bias() -> Derivation:
             .eq(rhs,                                                           by=ring)
             .qed()
         )
+    return derivation
 
 
 projected_score_variance_with_bias = _with_bias()

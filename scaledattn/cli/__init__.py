@@ -16,6 +16,7 @@ from typing import NoReturn
 
 from scaledattn import __version__
 from scaledattn.cli import (
+    audit,
     calculator,
     claims,
     docs,
@@ -28,7 +29,18 @@ from scaledattn.cli import (
 )
 from scaledattn.errors import InvalidArgument, NumericCheckFailed, ProofError
 
-COMMANDS = (theorems, witness, calculator, exercises, softmax, experiment, plot, claims, docs)
+COMMANDS = (
+    theorems,
+    witness,
+    calculator,
+    exercises,
+    softmax,
+    experiment,
+    audit,
+    plot,
+    claims,
+    docs,
+)
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_UNDECIDED = 0, 1, 2, 3
 EXIT_INTERNAL = 70  # EX_SOFTWARE: a bug in scaledattn, never the user's input
