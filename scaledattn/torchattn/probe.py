@@ -108,13 +108,20 @@ def probe_attention(
                 scaling=kwargs.get("scaling"),
                 weights=_np(weights),
                 additive=additive,
-                position_bias=kwargs.get("position_bias") is not None,
+                position_bias=_is_bias(kwargs.get("position_bias")),
                 x=None if x is None else _np(x),
                 y=None if y is None else _np(y),
                 biases=_nonzero_biases(module),
             )
         )
     return output, weights
+
+
+def _is_bias(position_bias: Any) -> bool:
+    """True when a position bias is given and non-zero somewhere outside the mask."""
+    if position_bias is None:
+        return False
+    return bool(((position_bias != 0) & (position_bias > -1e4)).any())
 
 
 def register_probe() -> None:
