@@ -240,6 +240,57 @@ def _with_bias() -> Derivation:
 
 projected_score_variance_with_bias = _with_bias()
 
+#: Mean 0, variance 1, finite: ±2 with probability 1/8 each, 0 otherwise.
+THREE_POINT = "finite:values=-2|0|2,probs=1/8|3/4|1/8"
+#: Mean 0, variance 2, finite.
+VARIANCE_2 = "finite:values=-2|0|2,probs=1/4|1/2|1/4"
+
+
+def evidence() -> dict[str, tuple[dict[str, object], ...]]:
+    """Concrete rows, tokens and laws on which ``scaledattn check`` evaluates every step.
+
+    The tokens are listed (x = (1, 1) has ‖x‖² = 2, so a row of coins gives
+    Var(w·x) = 2 and q gets a law of variance 2). Finite laws are measured exactly,
+    Gaussian ones by Monte Carlo. The laws of q and k must have the variance the
+    assumptions declare (σ²‖x‖²), and with biases the means b_{q,i}, b_{k,i}.
+    """
+    return {
+        "projected_component_variance_q": (
+            {"w": "coin", "x": [1, 2, -1], "d_model": 3, "sigma_q": 1},
+            {"w": "gaussian:var=4", "x": ["1/2", 3], "d_model": 2, "sigma_q": 2},
+        ),
+        "projected_component_variance_k": (
+            {"v": THREE_POINT, "y": [2, -1], "d_model": 2, "sigma_k": 1},
+            {"v": "gaussian:var=1/4", "y": [1, 1, 1, 1], "d_model": 4, "sigma_k": "1/2"},
+        ),
+        "projected_component_variance_same_token": (
+            {"v": "finite:values=-3|3", "x": [1, 0, 2], "d_model": 3, "sigma_k": 3},
+        ),
+        "projected_score_variance": (
+            {"q": VARIANCE_2, "k": "coin", "w": "coin", "v": "coin", "x": [1, 1], "y": [1, 0],
+             "d_k": 3, "d_model": 2, "sigma_q": 1, "sigma_k": 1},
+            {"q": "gaussian:var=6", "k": "gaussian:var=4", "w": "gaussian:var=1/4",
+             "v": "gaussian", "x": [2, 2, 0, 4], "y": [1, 1, 1, 1],
+             "d_k": 8, "d_model": 4, "sigma_q": "1/2", "sigma_k": 1},
+        ),
+        "projected_score_variance_same_token": (
+            {"q": VARIANCE_2, "k": VARIANCE_2, "w": "coin", "v": "coin", "x": [1, 1],
+             "d_k": 2, "d_model": 2, "sigma_q": 1, "sigma_k": 1},
+            {"q": "gaussian:var=6", "k": "gaussian:var=24", "w": "gaussian:var=1/4",
+             "v": "gaussian", "x": [2, 2, 0, 4], "d_k": 4, "d_model": 4,
+             "sigma_q": "1/2", "sigma_k": 1},
+        ),
+        "projected_score_variance_with_bias": (
+            {"q": "finite:values=-1|3", "k": "finite:values=1|3", "w": "coin", "v": "coin",
+             "x": [1, 1, 1, 1], "y": [1, 0, 0, 0], "b_q": [1, 1], "b_k": [2, 2],
+             "d_k": 2, "d_model": 4, "sigma_q": 1, "sigma_k": 1},
+            {"q": "gaussian:mean=-1,var=5", "k": "gaussian:mean=1/2,var=4", "w": "gaussian",
+             "v": "gaussian:var=4", "x": [1, 2], "y": [1, 0], "b_q": [-1, -1, -1],
+             "b_k": ["1/2", "1/2", "1/2"], "d_k": 3, "d_model": 2, "sigma_q": 1, "sigma_k": 2},
+        ),
+    }
+
+
 derivations = (
     projected_score_variance,
     projected_component_variance_q,

@@ -57,3 +57,56 @@ def test_without_the_row_variance_the_lemma_does_not_apply() -> None:
 
     weaker = Derivation(chain.name, chain.statement, chain.steps, assumptions)
     assert not audit_of(weaker).verified
+
+
+# ------------------------------------------------------------------ numeric witnesses
+
+GOOD = {"w": "coin", "x": [1, 2, -1], "d_model": 3, "sigma_q": 1}
+
+
+def test_the_component_lemma_is_measured_exactly_on_a_listed_token() -> None:
+    from scaledattn.numeric.evidence import witness_derivation
+
+    w = witness_derivation(ps.projected_component_variance_q, [GOOD])
+    (setting,) = w.settings
+    assert w.agrees
+    assert setting.measurement is not None
+    assert setting.measurement.method == "exact"
+    assert setting.measurement.measured == 6  # ‖(1, 2, −1)‖² = 6
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"x": [1, 2]}, "x has dimension 3, the setting lists 2 entries"),
+        ({"x": "coin"}, "the setting gives no entries for x"),
+        ({"x": [1, "nan", 2]}, "not a number"),
+    ],
+)
+def test_a_bad_token_in_a_setting_is_refused(change: dict[str, object], message: str) -> None:
+    from scaledattn.numeric.evidence import witness_derivation
+
+    w = witness_derivation(ps.projected_component_variance_q, [{**GOOD, **change}])
+    (setting,) = w.settings
+    assert not w.agrees
+    assert setting.error is not None
+    assert message in setting.error
+
+
+def test_a_law_of_q_without_the_declared_variance_is_refused() -> None:
+    from scaledattn.numeric.evidence import witness_derivation
+
+    setting = {
+        "q": "coin",
+        "k": "coin",
+        "w": "coin",
+        "v": "coin",
+        "x": [1, 1],
+        "y": [1, 0],
+        "d_k": 3,
+        "d_model": 2,
+        "sigma_q": 1,
+        "sigma_k": 1,
+    }  # Var(q_i) = 1, not ‖x‖² = 2
+    w = witness_derivation(ps.projected_score_variance, [setting])
+    assert not w.agrees
