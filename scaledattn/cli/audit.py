@@ -60,12 +60,18 @@ def cmd_audit(args: argparse.Namespace) -> int:
         require_matplotlib()
     require_transformers()
     progress = ProgressLine(f"audit {args.model}")
+    building = f"audit {args.model}: building the model, running random tokens…"
     if progress.active:
-        sys.stderr.write(f"\raudit {args.model}: building the model and running random tokens…")
+        sys.stderr.write(f"\r{building}")
         sys.stderr.flush()
-    result = run_audit(
-        args.model, args.layers or None, args.seed, args.batch, args.tokens, progress
-    )
+    try:
+        result = run_audit(
+            args.model, args.layers or None, args.seed, args.batch, args.tokens, progress
+        )
+    finally:
+        if progress.active:
+            sys.stderr.write("\r" + " " * len(building) + "\r")
+            sys.stderr.flush()
     if args.json:
         print(to_json(result.as_json()))
     else:

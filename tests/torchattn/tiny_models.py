@@ -10,7 +10,15 @@ import transformers
 
 def gpt2() -> Any:
     """GPT-2 with 8 heads of width 8, 2 layers, 97 tokens."""
-    config = transformers.GPT2Config(n_embd=64, n_head=8, n_layer=2, n_positions=64, vocab_size=97)
+    config = transformers.GPT2Config(
+        n_embd=64,
+        n_head=8,
+        n_layer=2,
+        n_positions=64,
+        vocab_size=97,
+        bos_token_id=0,
+        eos_token_id=0,
+    )
     return transformers.GPT2Model(config)
 
 
