@@ -49,8 +49,8 @@ def cmd_audit(args: argparse.Namespace) -> int:
     from scaledattn.torchattn import require_transformers
     from scaledattn.torchattn.audit import run_audit
 
-    if args.seed < 0:
-        raise InvalidArgument(f"--seed must be ≥ 0, got {args.seed}")
+    if not 0 <= args.seed < 2**63:
+        raise InvalidArgument(f"--seed must be between 0 and 2**63 - 1, got {args.seed}")
     if args.layers < 0:
         raise InvalidArgument(f"--layers must be ≥ 0, got {args.layers}")
     if args.plot is not None:
