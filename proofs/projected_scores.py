@@ -38,9 +38,13 @@ GPT-2 (0.02) and T5 ((d_model·d_kv)^-1/2 for W_q, d_model^-1/2 for W_k) are in
 
 Examples
 --------
+GPT-2's init (σ = 0.02) and LayerNorm'd tokens (‖x‖² = d_model = 768), one head of 64:
+
 >>> from scaledattn.derive import prove
->>> print(prove(projected_score_variance).statement)
-Var(q·k) = d_k*sigma_k**2*sigma_q**2*Sum(x_a**2, (a, 1, d_model))*Sum(y_a**2, (a, 1, d_model))
+>>> rhs = prove(projected_score_variance).statement.rhs
+>>> values = {d: 64, sigma_q: 0.02, sigma_k: 0.02, norm_sq(x): 768, norm_sq(y): 768}
+>>> round(float(rhs.xreplace(values)), 4)
+6.0398
 """
 
 from __future__ import annotations

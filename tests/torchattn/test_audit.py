@@ -80,6 +80,14 @@ def test_t5_applies_no_scale_and_the_init_folds_it_in(t5: AuditResult) -> None:
     assert not t5.layers[2].position_bias
 
 
+def test_grouped_query_attention_with_rotary_embeddings_agrees_per_key_group() -> None:
+    result = run_audit(f"{TINY}:llama_gqa", tokens=32)
+    (layer,) = result.layers
+    assert (layer.heads, layer.units) == (8, 4)  # one independent ratio per key head
+    assert layer.scale_measured == pytest.approx(1 / math.sqrt(8), rel=1e-4)
+    assert layer.agrees, layer.reason
+
+
 def test_weights_off_their_stated_init_disagree_and_say_why() -> None:
     result = run_audit(f"{TINY}:gpt2_weights_doubled", tokens=64)
     for layer in result.layers:

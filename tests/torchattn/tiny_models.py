@@ -86,3 +86,18 @@ def raises() -> Any:
 def not_a_module() -> int:
     """A callable that returns something else."""
     return 42
+
+
+def llama_gqa() -> Any:
+    """Llama with 8 query heads sharing 4 key heads (grouped-query attention), RoPE."""
+    config = transformers.LlamaConfig(
+        hidden_size=64,
+        intermediate_size=128,
+        num_attention_heads=8,
+        num_key_value_heads=4,
+        num_hidden_layers=1,
+        vocab_size=97,
+        bos_token_id=0,
+        eos_token_id=0,
+    )
+    return transformers.LlamaModel(config)
