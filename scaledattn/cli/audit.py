@@ -47,7 +47,7 @@ def cmd_audit(args: argparse.Namespace) -> int:
     from scaledattn.cli.experiment import ProgressLine
     from scaledattn.render import to_json
     from scaledattn.torchattn import require_transformers
-    from scaledattn.torchattn.audit import run_audit
+    from scaledattn.torchattn.audit import check_options, run_audit
 
     if not 0 <= args.seed < 2**63:
         raise InvalidArgument(f"--seed must be between 0 and 2**63 - 1, got {args.seed}")
@@ -58,6 +58,7 @@ def cmd_audit(args: argparse.Namespace) -> int:
 
         check_output(args.plot)
         require_matplotlib()
+    check_options(args.model, args.layers or None, args.batch, args.tokens)
     require_transformers()
     progress = ProgressLine(f"audit {args.model}")
     building = f"audit {args.model}: building the model, running random tokens…"

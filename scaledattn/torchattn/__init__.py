@@ -22,8 +22,10 @@ def _require(name: str) -> ModuleType:
     try:
         return importlib.import_module(name)
     except ImportError as err:
+        missing = err.name or name
+        what = name if missing == name else f"{name} ({missing} is missing)"
         raise InvalidArgument(
-            f"this command needs {name}, which is not installed ({err.name or name});"
+            f"this command needs {what}, which is not installed;"
             f" install the torch extra: {INSTALL_HINT}"
         ) from None
 

@@ -33,7 +33,7 @@ import sympy
 from scaledattn.derive import prove
 from scaledattn.errors import InvalidArgument
 from scaledattn.torchattn import require_torch
-from scaledattn.torchattn.models import BuiltModel, InitStd, build, init_std
+from scaledattn.torchattn.models import BuiltModel, InitStd, build, check_spec, init_std
 from scaledattn.torchattn.probe import Call, Floats, record
 
 __all__ = [
@@ -361,6 +361,14 @@ def _inputs(built: BuiltModel, batch: int, tokens: int, seed: int) -> dict[str, 
     return {"input": torch.randn(batch, tokens, width, generator=generator)}
 
 
+def check_options(model: str, layers: int | None, batch: int, tokens: int) -> None:
+    """Refuse bad options in one line before anything is imported or built."""
+    for name, value, least, most in (("--batch", batch, 1, 64), ("--tokens", tokens, 2, 4096)):
+        if not least <= value <= most:
+            raise InvalidArgument(f"{name} must be between {least} and {most}, got {value}")
+    check_spec(model, layers)
+
+
 def run_audit(
     model: str,
     layers: int | None = 2,
@@ -370,9 +378,7 @@ def run_audit(
     progress: Any = None,
 ) -> AuditResult:
     """Build ``model``, run one forward pass on random tokens, audit every attention call."""
-    for name, value, least, most in (("--batch", batch, 1, 64), ("--tokens", tokens, 2, 4096)):
-        if not least <= value <= most:
-            raise InvalidArgument(f"{name} must be between {least} and {most}, got {value}")
+    check_options(model, layers, batch, tokens)
     torch = require_torch()
     built = build(model, layers, seed)
     init = init_std(built.config) if built.config is not None else None

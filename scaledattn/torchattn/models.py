@@ -22,7 +22,7 @@ from typing import Any
 from scaledattn.errors import InvalidArgument
 from scaledattn.torchattn import require_torch, require_transformers
 
-__all__ = ["BuiltModel", "InitStd", "build", "init_std"]
+__all__ = ["BuiltModel", "InitStd", "build", "check_spec", "init_std"]
 
 #: The config fields that hold the depth, by family.
 DEPTH_FIELDS = ("num_hidden_layers", "n_layer", "num_layers", "num_decoder_layers")
@@ -83,14 +83,21 @@ def _probe_name() -> str:
     return PROBE
 
 
-def build(spec: str, layers: int | None = 2, seed: int = 0) -> BuiltModel:
-    """The model named by ``spec`` (a model type, or ``module:callable``), randomly initialised."""
+def check_spec(spec: str, layers: int | None) -> None:
+    """Refuse a MODEL or depth that cannot name a model, before torch is imported."""
     if not spec or len(spec) > 200:
         raise InvalidArgument(
             f"MODEL must be a model type such as gpt2 or module:callable, got {spec!r}"
         )
+    if ":" in spec and not _CALLABLE.fullmatch(spec):
+        raise InvalidArgument(f"MODEL {spec!r} is not module:callable (e.g. mypackage.models:tiny)")
     if layers is not None and not 1 <= layers <= MAX_LAYERS:
         raise InvalidArgument(f"--layers must be between 1 and {MAX_LAYERS}, got {layers}")
+
+
+def build(spec: str, layers: int | None = 2, seed: int = 0) -> BuiltModel:
+    """The model named by ``spec`` (a model type, or ``module:callable``), randomly initialised."""
+    check_spec(spec, layers)
     torch = require_torch()
     torch.manual_seed(seed)
     if ":" in spec:

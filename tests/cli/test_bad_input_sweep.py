@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import importlib.util
 import io
 import os
 import signal
@@ -44,6 +45,16 @@ class Bad:
 def bad(*argv: str, says: str) -> Bad:
     """A row: ``scaledattn ARGV…`` must exit 2 with a line containing ``says``."""
     return Bad(argv, says)
+
+
+#: Whether the torch extra is installed; without it, an audit that gets as far as
+#: building a model is refused with the install hint instead.
+TORCH_EXTRA = all(importlib.util.find_spec(n) is not None for n in ("torch", "transformers"))
+
+
+def with_extra(message: str) -> str:
+    """``message`` when the torch extra is installed, else the install hint."""
+    return message if TORCH_EXTRA else "install the torch extra"
 
 
 WITNESS = ("witness", "--distribution", "coin", "--d-k", "2")
@@ -241,11 +252,11 @@ SWEEP: dict[str, list[Bad]] = {
     ],
     "audit": [
         bad("audit", says="the following arguments are required: MODEL"),
-        bad("audit", "gpt3", says="unknown model type 'gpt3'"),
+        bad("audit", "gpt3", says=with_extra("unknown model type 'gpt3'")),
         bad("audit", "", says="MODEL must be a model type"),
-        bad("audit", "ünï", says="unknown model type 'ünï'"),
+        bad("audit", "ünï", says=with_extra("unknown model type 'ünï'")),
         bad("audit", "a:b:c", says="is not module:callable"),
-        bad("audit", "no_such_module_xyz:f", says="cannot import 'no_such_module_xyz'"),
+        bad("audit", "no_such_module_xyz:f", says=with_extra("cannot import 'no_such_module_xyz'")),
         bad("audit", "gpt2", "--layers=-1", says="--layers must be ≥ 0"),
         bad("audit", "gpt2", "--layers", "65", says="--layers must be between 1 and 64"),
         bad("audit", "gpt2", "--layers", "x", says="invalid int value: 'x'"),
