@@ -268,6 +268,11 @@ def audit_layer(call: Call, init: InitStd | None) -> LayerAudit:
             agrees=None,
             reason="no prediction: the model's init std is not known (no initializer_range)",
         )
+    if _prescaled(sigma_q_hat / init.sigma_q, d_k) and not base["scale_name"].startswith("1/√"):
+        # q arrives already multiplied by 1/√d_k (OPT, BART scale q_proj's output): the
+        # scale on (W_q x)·(W_k y) is c/√d_k; the lemma's Var(qᵢ) = σ_q²‖x‖² reveals it
+        scale = c / math.sqrt(d_k)
+        base["scale_name"] = f"1/√d_k = 1/√{d_k}, applied to q before the call"
     predicted = scale**2 * predicted_variance(d_k, init.sigma_q, init.sigma_k, mean_pair, 1.0)
     group = heads // units
     unit_sq = (logits**2 * valid).reshape(batch, units, group, tokens, -1).sum(axis=(0, 2, 3, 4))
@@ -307,6 +312,11 @@ def audit_layer(call: Call, init: InitStd | None) -> LayerAudit:
         agrees=agrees,
         reason=reason,
     )
+
+
+def _prescaled(ratio: float, d_k: int) -> bool:
+    """True when q's spread is 1/√d_k times the lemma's σ_q‖x‖ (to 10%): q was pre-scaled."""
+    return d_k > 4 and abs(ratio * math.sqrt(d_k) - 1) < 0.1
 
 
 def _why(call: Call, init: InitStd, sigma_q_hat: float, sigma_k_hat: float, r_bar: float) -> str:
@@ -398,7 +408,11 @@ def run_audit(
             f" {text[0][:200] if text else ''}"
         ) from None
     if not rec.calls:
-        raise InvalidArgument(f"{built.name}: no attention layer was called in a forward pass")
+        raise InvalidArgument(
+            f"{built.name}: no attention layer was called in a forward pass (attention computed"
+            " outside transformers' AttentionInterface and torch's scaled_dot_product_attention"
+            " cannot be recorded)"
+        )
     result = AuditResult(model, built.description, seed, batch, tokens, init)
     for n, call in enumerate(rec.calls, 1):
         result.layers.append(audit_layer(call, init))

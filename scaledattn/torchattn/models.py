@@ -25,7 +25,15 @@ from scaledattn.torchattn import require_torch, require_transformers
 __all__ = ["BuiltModel", "InitStd", "build", "check_spec", "init_std"]
 
 #: The config fields that hold the depth, by family.
-DEPTH_FIELDS = ("num_hidden_layers", "n_layer", "num_layers", "num_decoder_layers")
+DEPTH_FIELDS = (
+    "num_hidden_layers",
+    "n_layer",
+    "n_layers",
+    "num_layers",
+    "num_decoder_layers",
+    "encoder_layers",
+    "decoder_layers",
+)
 #: Families whose W_q, W_k init is T5's (the 1/√d_kv folded into W_q).
 T5_FAMILY = ("t5", "mt5", "umt5", "longt5")
 _CALLABLE = re.compile(r"[A-Za-z_][\w.]*:[A-Za-z_]\w*")
@@ -69,10 +77,11 @@ def init_std(config: Any) -> InitStd | None:
             f"T5 init: σ_q = f/√(d_model·d_kv) = {factor:g}/√({d_model}·{d_kv}),"
             f" σ_k = f/√d_model = {factor:g}/√{d_model}",
         )
-    initializer_range = getattr(config, "initializer_range", None)
-    if isinstance(initializer_range, (int, float)) and initializer_range > 0:
-        r = float(initializer_range)
-        return InitStd(r, r, f"config.initializer_range = {r:g} for W_q and W_k")
+    for name in ("initializer_range", "init_std"):  # init_std: OPT, BART and their kin
+        value = getattr(config, name, None)
+        if isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0:
+            r = float(value)
+            return InitStd(r, r, f"config.{name} = {r:g} for W_q and W_k")
     return None
 
 
@@ -122,7 +131,8 @@ def _from_config(model_type: str, layers: int | None) -> BuiltModel:
         model = transformers.AutoModel.from_config(config, attn_implementation=_probe_name())
     except Exception as err:
         raise InvalidArgument(
-            f"cannot build {model_type!r} from its config with a recordable attention:"
+            f"cannot build {model_type!r} with a recordable attention (its attention may not"
+            " go through transformers' AttentionInterface):"
             f" {type(err).__name__}: {_first_line(err)}"
         ) from None
     model.eval()

@@ -88,6 +88,15 @@ def test_grouped_query_attention_with_rotary_embeddings_agrees_per_key_group() -
     assert layer.agrees, layer.reason
 
 
+def test_a_q_scaled_before_the_call_is_recognised_from_its_spread() -> None:
+    result = run_audit(f"{TINY}:opt", tokens=32)
+    (layer,) = result.layers
+    assert layer.scale_measured == pytest.approx(1.0, rel=1e-4)  # the call itself: scale 1
+    assert layer.scale_name == "1/√d_k = 1/√8, applied to q before the call"
+    assert layer.agrees, layer.reason
+    assert not any("folded into the init" in note for note in result.notes)
+
+
 def test_weights_off_their_stated_init_disagree_and_say_why() -> None:
     result = run_audit(f"{TINY}:gpt2_weights_doubled", tokens=64)
     for layer in result.layers:

@@ -101,3 +101,20 @@ def llama_gqa() -> Any:
         eos_token_id=0,
     )
     return transformers.LlamaModel(config)
+
+
+def opt() -> Any:
+    """OPT, which multiplies q by 1/√d_k itself and passes scale 1 to the attention call."""
+    config = transformers.OPTConfig(
+        hidden_size=64,
+        num_attention_heads=8,
+        ffn_dim=128,
+        num_hidden_layers=1,
+        vocab_size=97,
+        word_embed_proj_dim=64,
+        max_position_embeddings=64,
+        bos_token_id=0,
+        eos_token_id=0,
+        pad_token_id=1,
+    )
+    return transformers.OPTModel(config)
