@@ -32,9 +32,10 @@ every step from there, including the lemma that computes Var(w·x).
 
 References
 ----------
-Vaswani et al. 2017, §3.2.1 (the unit-variance case d_model-free); the init stds of
-GPT-2 (0.02) and T5 ((d_model·d_kv)^-1/2 for W_q, d_model^-1/2 for W_k) are in
-``scaledattn audit``.
+Vaswani et al. 2017, §3.2.1 and footnote 4 (the unit-variance case this generalises).
+The init stds of GPT-2 (0.02) and T5 ((d_model·d_kv)^-1/2 for W_q, d_model^-1/2 for
+W_k) are read off the models' configs by ``scaledattn audit MODEL``, which measures
+this theorem layer by layer (docs/attention-at-init.md).
 
 Examples
 --------
