@@ -8,6 +8,7 @@ one first, named like the module); ``python proofs/NAME.py`` prints and checks t
 MODULES: tuple[str, ...] = (
     "variance_of_sum",
     "dot_product_variance",
+    "projected_scores",
     "unique_scale",
     "shift_invariance",
     "softmax_gradient",

@@ -33,7 +33,9 @@ def python_blocks() -> list[tuple[str, str]]:
 
 #: Shown but not re-run here: it only combines commands run below (the plots) with
 #: `scaledattn docs`, which tests/test_docs.py runs.
-NOT_RERUN = {"scaledattn docs --plots"}
+# `scaledattn audit gpt2|t5` build default-width models (seconds each, the torch extra):
+# the audit is tested on tiny models in tests/torchattn and timed by benchmarks/.
+NOT_RERUN = {"scaledattn docs --plots", "scaledattn audit gpt2", "scaledattn audit t5"}
 
 
 def shown_commands() -> list[tuple[str, str, bool]]:

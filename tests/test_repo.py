@@ -46,6 +46,17 @@ ALLOWED: dict[str, tuple[str, ...]] = {
         "scaledattn.numeric",
         "scaledattn.fuzz",
     ),
+    # The torch extra (SDPA experiments, the audit) sits beside attention; it imports
+    # torch and transformers only inside functions (scaledattn.torchattn.require_torch).
+    "scaledattn.torchattn": (
+        "scaledattn.errors",
+        "scaledattn.kernel",
+        "scaledattn.derive",
+        "scaledattn.render",
+        "scaledattn.proofs",
+        "scaledattn.attention",
+        "scaledattn.torchattn",
+    ),
     # Claims sit on everything below them and are used only by the CLI and docgen.
     "scaledattn.claims": (
         "scaledattn.errors",

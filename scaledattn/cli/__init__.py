@@ -17,6 +17,7 @@ from typing import NoReturn
 
 from scaledattn import __version__
 from scaledattn.cli import (
+    audit,
     calculator,
     claims,
     docs,
@@ -31,7 +32,8 @@ from scaledattn.cli import (
 from scaledattn.errors import InvalidArgument, NumericCheckFailed, ProofError
 
 COMMANDS = (
-    theorems, witness, calculator, exercises, softmax, experiment, plot, claims, proofs, docs,
+    theorems, witness, calculator, exercises, softmax, experiment, audit, plot, claims, proofs,
+    docs,
 )  # fmt: skip
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_UNDECIDED = 0, 1, 2, 3

@@ -15,7 +15,7 @@ from typing import Any
 
 import sympy
 
-from scaledattn.calculator import Answer, Setting, answer, setting
+from scaledattn.calculator import Answer, Setting, answer, parse_expression, setting
 from scaledattn.calculator.build import (
     mean_derivation,
     scaled_mean_derivation,
@@ -23,6 +23,7 @@ from scaledattn.calculator.build import (
     variance_derivation,
 )
 from scaledattn.derive import audit_of, prove
+from scaledattn.errors import InvalidArgument
 from scaledattn.kernel import Derivation
 from scaledattn.kernel.expr import rebuild
 from scaledattn.render import audit_json, audit_latex, render, to_json
@@ -65,6 +66,19 @@ def add_setting_options(p: argparse.ArgumentParser, target: bool = False) -> Non
     )
     g.add_argument("--heads", metavar="H", help="number of heads (with --d-model)")
     g.add_argument("--d-model", metavar="D", help="model width; d_k = D/H")
+    g.add_argument(
+        "--init-std",
+        metavar="EXPR",
+        help="projected scores q = W_q x, k = W_k y: the init std of W_q's entries (and of W_k's"
+        " unless --init-std-k); sets Var(q_i) = σ_q²‖x‖² (projected_component_variance_q)",
+    )
+    g.add_argument("--init-std-k", metavar="EXPR", help="the init std of W_k (default --init-std)")
+    g.add_argument(
+        "--input-norm",
+        metavar="EXPR",
+        help="with --init-std: the norm ‖x‖ = ‖y‖ of the tokens projected (default √d_model,"
+        " a LayerNorm'd token, when --d-model is given)",
+    )
     if target:
         g.add_argument(
             "--target-var", metavar="EXPR", default="1", help="the variance wanted (default 1)"
@@ -81,19 +95,64 @@ def register(sub: Any) -> None:
         p.set_defaults(func=cmd_quantity, quantity=quantity)
 
 
+def projected_variances(args: argparse.Namespace) -> tuple[str, str, dict[str, str]]:
+    """Var(qᵢ), Var(kᵢ) as text: σ²‖x‖² from --init-std and --input-norm, or --var-q, --var-k.
+
+    The component lemma of proofs/projected_scores.py: a row w of W with i.i.d. entries
+    of variance σ² gives Var(w·x) = σ²‖x‖² for a fixed token x.
+    """
+    init_k, norm = getattr(args, "init_std_k", None), getattr(args, "input_norm", None)
+    init_q = getattr(args, "init_std", None)
+    if init_q is None:
+        if init_k is not None or norm is not None:
+            raise InvalidArgument("--init-std-k and --input-norm go with --init-std")
+        return args.var_q, args.var_k, {}
+    for option, text in (("--init-std", init_q), ("--init-std-k", init_k), ("--input-norm", norm)):
+        if text is not None:
+            try:
+                parse_expression(_text_of(text))
+            except InvalidArgument as err:
+                raise InvalidArgument(f"{option}: {err}") from None
+    if (args.var_q, args.var_k) != ("1", "1"):
+        raise InvalidArgument("--init-std sets Var(q_i) and Var(k_i); leave out --var-q, --var-k")
+    if norm is None:
+        if args.d_model is None:
+            raise InvalidArgument("--init-std needs --input-norm, or --d-model for ‖x‖ = √d_model")
+        norm = f"sqrt({args.d_model})"
+    labels = {
+        "var_q": "--init-std/--input-norm (Var(q_i) = init_std²·input_norm²)",
+        "var_k": "--init-std-k/--input-norm (Var(k_i) = init_std_k²·input_norm²)",
+    }
+    var_q = f"({init_q})**2*({norm})**2"
+    var_k = f"({init_k if init_k is not None else init_q})**2*({norm})**2"
+    return var_q, var_k, labels
+
+
+def _text_of(value: object) -> str:
+    return value if isinstance(value, str) else str(value)
+
+
+PROJECTED = (
+    "Projected scores: Var(q_i) = σ_q²‖x‖², Var(k_i) = σ_k²‖y‖² (projected_component_variance_q"
+    " and _k), so Var(q·k) = d_k·σ_q²σ_k²‖x‖²‖y‖² (projected_score_variance); both checked by"
+    " the kernel: scaledattn derive projected_score_variance."
+)
+
+
 def setting_of(args: argparse.Namespace) -> Setting:
     """The setting the options describe (InvalidArgument names a bad option)."""
+    var_q, var_k, labels = projected_variances(args)
     return setting(
         d_k=args.d_k,
-        var_q=args.var_q,
-        var_k=args.var_k,
+        var_q=var_q,
+        var_k=var_k,
         mean_q=args.mean_q,
         mean_k=args.mean_k,
         corr=args.corr,
         heads=args.heads,
         d_model=args.d_model,
         target_var=getattr(args, "target_var", "1"),
-        option_names=OPTIONS,
+        option_names={**OPTIONS, **labels},
     )
 
 
@@ -105,6 +164,8 @@ def cmd_quantity(args: argparse.Namespace) -> int:
         print(to_json(answer_json(result)))
         return 0
     if args.explain:
+        if getattr(args, "init_std", None) is not None:
+            print(PROJECTED)
         print(explanation(result, args.format))
         print()
     else:  # the explanation lists them; a bare answer still states every sign it assumed

@@ -94,6 +94,13 @@ def register(sub: Any) -> None:
         default=None,
         help="gradient only: how P3 is read (default wrong-rows)",
     )
+    p.add_argument(
+        "--backend",
+        choices=("numpy", "torch"),
+        default="numpy",
+        help="scores and saturation: compute the weights with numpy (default) or through"
+        " torch's scaled_dot_product_attention (needs the torch extra)",
+    )
     p.add_argument("--lr", type=float, default=None, help="training only: learning rate (0.7)")
     p.add_argument("--steps", type=int, default=None, help="training only: updates (50)")
     p.set_defaults(func=cmd_experiment)
@@ -107,6 +114,16 @@ def run_experiment(args: argparse.Namespace, progress: Progress | None = None) -
             raise InvalidArgument(f"--{option} applies to {' and '.join(allowed)} only, not {name}")
     trials = EXPERIMENTS[name][1] if args.trials is None else args.trials
     keys = 64 if args.keys is None else args.keys
+    if getattr(args, "backend", "numpy") == "torch":
+        if name not in ("scores", "saturation"):
+            raise InvalidArgument(
+                f"--backend torch applies to scores and saturation only, not {name}"
+            )
+        from scaledattn.torchattn.sdpa import saturation_via_sdpa, scores_via_sdpa
+
+        if name == "scores":
+            return scores_via_sdpa(args.seed, trials, progress)
+        return saturation_via_sdpa(args.seed, trials, keys, progress=progress)
     if name == "scores":
         return scores_experiment(args.seed, trials, progress)
     if name == "saturation":

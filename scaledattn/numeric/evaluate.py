@@ -35,6 +35,7 @@ from sympy.logic.boolalg import BooleanFalse, BooleanTrue
 from scaledattn.errors import InvalidArgument
 from scaledattn.kernel import Component, Cov, CrossSum, Dot, E, Group, IndexSum, Std, Var
 from scaledattn.kernel.expr import RandomVariable, VectorLabel
+from scaledattn.kernel.vectors import Entry
 from scaledattn.numeric.distributions import to_sympy
 from scaledattn.numeric.enclosure import Approx
 from scaledattn.numeric.model import LatentKey, Model
@@ -263,6 +264,8 @@ class Evaluator:
             return self.value(expr.args[0], env)
         if isinstance(expr, (RandomVariable, VectorLabel, Component, Dot)):
             raise InvalidArgument(f"{expr} is random: only E, Var, Cov, Std of it have a value")
+        if isinstance(expr, Entry):
+            return _tidy(self.model.entry(expr.vector, self.index(expr.index, env)))
         if isinstance(expr, Symbol):
             if expr in env:
                 return env[expr]

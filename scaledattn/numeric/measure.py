@@ -324,6 +324,7 @@ def _atom_poly(ev: Evaluator, z: Any) -> dict[tuple[tuple[tuple[str, int], int],
         ev.model.groups,
         {atom: {atom: Fraction(1)} for atom in ev.model.forms},
         ev.model.samples,
+        ev.model.reals,
     )
     return {mono: float(_float(c)) for mono, c in Evaluator(identity).poly(z).items()}
 

@@ -22,7 +22,7 @@ declarations; declared moments are checked by evaluating both sides exactly.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
@@ -46,6 +46,7 @@ from scaledattn.kernel import (
 )
 from scaledattn.kernel.assumptions import Independent
 from scaledattn.kernel.expr import VectorLabel
+from scaledattn.kernel.vectors import Entry
 from scaledattn.numeric.distributions import Distribution, distribution
 from scaledattn.numeric.spec import as_fraction, format_number
 
@@ -80,6 +81,8 @@ class Signature:
     scalars: tuple[str, ...]
     vectors: dict[str, Expr]
     constants: dict[str, Symbol]
+    #: Fixed real vectors (Entry terms, a token x in W·x): name → dimension.
+    reals: dict[str, Expr] = field(default_factory=dict)
 
     def units(self) -> tuple[str, ...]:
         """Every random unit's name, scalars first."""
@@ -112,8 +115,11 @@ def signature(derivation: Derivation) -> Signature:
     vectors: dict[str, Expr | None] = {}
     indices: set[Symbol] = set()
     symbols: dict[str, Symbol] = {}
+    reals: dict[str, Expr] = {}
     for top in _expressions(derivation):
         for node in _walk(top):
+            if isinstance(node, Entry):
+                reals[node.vector] = node.dim
             if isinstance(node, RandomVariable):
                 scalars[node.name] = None
             elif isinstance(node, Component):
@@ -143,7 +149,7 @@ def signature(derivation: Derivation) -> Signature:
     if missing:
         raise InvalidArgument(f"cannot tell the dimension of {', '.join(missing)}")
     dims = {name: dim for name, dim in vectors.items() if dim is not None}
-    return Signature(tuple(scalars), dims, constants)
+    return Signature(tuple(scalars), dims, constants, reals)
 
 
 def _bound_only(s: Symbol, derivation: Derivation) -> bool:
@@ -204,6 +210,17 @@ class Model:
     groups: tuple[LatentGroup, ...]
     forms: dict[AtomKey, Linear]
     samples: int | None = None
+    #: Fixed real vectors (name → entries 1..n).
+    reals: dict[str, tuple[Fraction, ...]] = field(default_factory=dict)
+
+    def entry(self, name: str, index: int) -> Fraction:
+        """Entry ``index`` (1-based) of the fixed real vector ``name``."""
+        entries = self.reals.get(name)
+        if entries is None:
+            raise InvalidArgument(f"the setting gives no entries for {name}")
+        if not 1 <= index <= len(entries):
+            raise InvalidArgument(f"index {index} is outside 1..{len(entries)} for {name}")
+        return entries[index - 1]
 
     def form(self, name: str, index: int) -> Linear:
         """The linear form of atom (name, index); InvalidArgument if it does not exist."""
@@ -247,7 +264,7 @@ def build_model(sig: Signature, data: Mapping[str, Any]) -> Model:
     values: dict[str, Fraction] = {}
     samples = None
     for key, value in data.items():
-        if key in units:
+        if key in units or key in sig.reals:
             continue
         if key == SAMPLES_KEY:
             samples = int(as_fraction(value, SAMPLES_KEY))
@@ -286,7 +303,22 @@ def build_model(sig: Signature, data: Mapping[str, Any]) -> Model:
             if noise_group is not None:
                 form[(noise_group, i)] = Fraction(1)
             forms[(law.name, i)] = {k: c for k, c in form.items() if c}
-    return Model(values, tuple(laws), tuple(groups), forms, samples)
+    reals = {
+        name: _real_vector(name, data.get(name), dim, values) for name, dim in sig.reals.items()
+    }
+    return Model(values, tuple(laws), tuple(groups), forms, samples, reals)
+
+
+def _real_vector(
+    name: str, raw: Any, dim: Expr, values: Mapping[str, Fraction]
+) -> tuple[Fraction, ...]:
+    """The entries of a fixed real vector: a list of numbers of its dimension."""
+    if not isinstance(raw, (list, tuple)):
+        raise InvalidArgument(f"the setting gives no entries for {name} (a list of numbers)")
+    n = _dimension(dim, values, name)
+    if len(raw) != n:
+        raise InvalidArgument(f"{name} has dimension {n}, the setting lists {len(raw)} entries")
+    return tuple(as_fraction(v, f"{name}_{i}") for i, v in enumerate(raw, 1))
 
 
 def _indices(dim: int) -> range:

@@ -40,7 +40,7 @@ from sympy import Expr, Symbol
 from sympy.printing.pretty.pretty_symbology import pretty_symbol
 
 from scaledattn.errors import InvalidArgument
-from scaledattn.kernel import Derivation, IndexSum
+from scaledattn.kernel import Component, Derivation, IndexSum
 from scaledattn.kernel.vectors import (
     Deriv,
     Distinct,
@@ -90,9 +90,10 @@ def is_calculus(derivation: Derivation) -> bool:
     """Whether the derivation speaks of scores, softmax, derivatives or limits."""
     if any(isinstance(a, CALCULUS_ASSUMPTIONS) for a in derivation.assumptions):
         return True
-    return any(
-        isinstance(node, CALCULUS_TERMS) for top in _expressions(derivation) for node in _walk(top)
-    )
+    nodes = [node for top in _expressions(derivation) for node in _walk(top)]
+    if any(isinstance(node, Component) for node in nodes):
+        return False  # random vectors beside fixed real ones (W·x): the model evaluates them
+    return any(isinstance(node, CALCULUS_TERMS) for node in nodes)
 
 
 @dataclass(frozen=True)

@@ -39,6 +39,7 @@ from scaledattn.kernel import (
     Var,
 )
 from scaledattn.kernel.expr import Component
+from scaledattn.kernel.vectors import Entry
 from scaledattn.numeric.model import Signature, signature
 from scaledattn.numeric.scores import default_score_settings, is_calculus
 from scaledattn.numeric.spec import format_number
@@ -137,6 +138,59 @@ def _spec(mean: Fraction, var: Fraction, finite: bool) -> str:
     return "gaussian" + (":" + ",".join(parts) if parts else "")
 
 
+def _mentions(expr: Any) -> set[str]:
+    """The random units a declared value mentions (Var(w·x) mentions w)."""
+    found = set()
+    for node in sympy.preorder_traversal(sympy.sympify(expr)):
+        unit = _unit_of(node)
+        if unit is not None:
+            found.add(unit)
+    return found
+
+
+def _ordered_units(sig: Signature, declared: dict[str, dict[str, Any]]) -> list[str]:
+    """The units, each after those its declared moments mention (Var(qᵢ) = Var(w·x): w first)."""
+    units = list(sig.units())
+    needs = {u: set().union(*(_mentions(v) for v in declared[u].values())) - {u} for u in units}
+    ordered: list[str] = []
+    while len(ordered) < len(units):
+        ready = [u for u in units if u not in ordered and needs[u] <= set(ordered)]
+        if not ready:
+            raise InvalidArgument("no default setting: the declared moments refer to each other")
+        ordered.append(ready[0])
+    return ordered
+
+
+def _value(
+    expr: Any, values: dict[str, Fraction], sig: Signature, setting: dict[str, Any]
+) -> Fraction:
+    """A declared moment's value on the setting built so far (exact, rational).
+
+    A schematic index (E[qᵢ] = b_i) is read at i = 1: the default entries are all equal.
+    """
+    plain = sympy.sympify(expr)
+    if not _mentions(plain) and not plain.atoms(Entry):
+        return _number(plain, values)
+    from scaledattn.numeric.evaluate import Evaluator
+    from scaledattn.numeric.model import build_model
+
+    units = _mentions(plain) | {u for u in sig.units() if u in setting}
+    partial = Signature(
+        tuple(u for u in sig.scalars if u in units),
+        {u: d for u, d in sig.vectors.items() if u in units},
+        sig.constants,
+        sig.reals,
+    )
+    data = {k: v for k, v in setting.items() if k not in sig.units() or k in units}
+    free = {s: 1 for s in plain.free_symbols if s.is_integer and s.name not in values}
+    value = Evaluator(build_model(partial, data)).value(plain, free)
+    if not isinstance(value, Fraction | int):
+        raise InvalidArgument(
+            f"no default setting: the declared moment {expr} is not rational here"
+        )
+    return Fraction(value)
+
+
 def default_settings(derivation: Derivation) -> list[dict[str, Any]]:
     """Two settings (finite laws, then Gaussian) satisfying the declared assumptions.
 
@@ -151,11 +205,18 @@ def default_settings(derivation: Derivation) -> list[dict[str, Any]]:
     for n in range(2):
         values = _constants(derivation, sig, n)
         setting: dict[str, Any] = {k: format_number(v) for k, v in values.items()}
+        # fixed real vectors (a token x): every entry REAL[n], so a declared mean
+        # E[qᵢ] = b_{q,i} is the same for every i and an i.i.d. law can honour it
+        for name, dim in sig.reals.items():
+            size = int(values[dim.name]) if isinstance(dim, sympy.Symbol) else int(dim)
+            setting[name] = [format_number(REAL[n])] * size
         moments: dict[str, tuple[Fraction, Fraction]] = {}
         earlier: list[str] = []
-        for unit in sig.units():
-            mean = _number(declared[unit].get("mean", REAL[n] if not earlier else 0), values)
-            var = _number(declared[unit].get("var", 1), values)
+        for unit in _ordered_units(sig, declared):
+            mean = _value(
+                declared[unit].get("mean", REAL[n] if not earlier else 0), values, sig, setting
+            )
+            var = _value(declared[unit].get("var", 1), values, sig, setting)
             if var <= 0:
                 raise InvalidArgument(f"no default setting: Var({unit}) = {var} is not positive")
             moments[unit] = (mean, var)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import importlib.util
 import io
 import os
 import signal
@@ -44,6 +45,16 @@ class Bad:
 def bad(*argv: str, says: str) -> Bad:
     """A row: ``scaledattn ARGV…`` must exit 2 with a line containing ``says``."""
     return Bad(argv, says)
+
+
+#: Whether the torch extra is installed; without it, an audit that gets as far as
+#: building a model is refused with the install hint instead.
+TORCH_EXTRA = all(importlib.util.find_spec(n) is not None for n in ("torch", "transformers"))
+
+
+def with_extra(message: str) -> str:
+    """``message`` when the torch extra is installed, else the install hint."""
+    return message if TORCH_EXTRA else "install the torch extra"
 
 
 WITNESS = ("witness", "--distribution", "coin", "--d-k", "2")
@@ -124,6 +135,11 @@ SWEEP: dict[str, list[Bad]] = {
         bad(*WITNESS, "--exact=1", says="ignored explicit argument '1'"),
     ],
     "variance": [
+        bad("variance", "--init-std", "0.02", says="--init-std needs --input-norm, or --d-model"),
+        bad("variance", "--input-norm", "3", says="go with --init-std"),
+        bad("variance", "--init-std-k", "3", says="go with --init-std"),
+        bad("variance", "--init-std", "x +", "--d-k", "3", "--input-norm", "1", says="--init-std:"),
+        bad("variance", "--init-std", "1", "--d-k", "3", "--input-norm", "1/0", says="division"),
         bad("variance", "--d-k", "0", says="--d-k must be a positive integer, got 0"),
         bad("variance", "--d-k", "1e400", says="exponent beyond"),
         bad("variance", "--d-k", "", says="empty expression"),
@@ -145,6 +161,9 @@ SWEEP: dict[str, list[Bad]] = {
         bad("variance", "--target-var", "2", says="unrecognized arguments"),
     ],
     "mean": [
+        bad("mean", "--init-std", "1", "--var-q", "2", "--d-k", "3", says="leave out --var-q"),
+        bad("mean", "--init-std-k", "1", says="go with --init-std"),
+        bad("mean", "--input-norm", "1", says="go with --init-std"),
         bad("mean", "--mean-q", "sqrt(-2)", says="--mean-q must be real"),
         bad("mean", "--d-k", "2.5", says="--d-k must be a positive integer"),
         bad("mean", "--d-k", "inf", says="--d-k must be a positive integer or a name"),
@@ -159,6 +178,9 @@ SWEEP: dict[str, list[Bad]] = {
         bad("mean", "--explain=yes", says="ignored explicit argument"),
     ],
     "scale": [
+        bad("scale", "--init-std", "1", says="--init-std needs --input-norm"),
+        bad("scale", "--init-std-k", "1", says="go with --init-std"),
+        bad("scale", "--input-norm", "1", says="go with --init-std"),
         bad("scale", "--target-var", "0", says="--target-var must be > 0, got 0"),
         bad("scale", "--target-var", "nan", says="--target-var must be finite"),
         bad("scale", "--target-var", "", says="empty expression"),
@@ -224,6 +246,29 @@ SWEEP: dict[str, list[Bad]] = {
         bad("experiment", "training", "--steps", "0", says="steps must be between 1 and"),
         bad("experiment", "training", "--steps", HUGE, says="steps must be between 1 and"),
         bad("experiment", "saturation", "--steps", "5", says="--steps applies to training"),
+        bad("experiment", "scores", "--backend", "jax", says="invalid choice: 'jax'"),
+        bad(
+            "experiment", "gradient", "--backend", "torch", says="applies to scores and saturation"
+        ),
+    ],
+    "audit": [
+        bad("audit", says="the following arguments are required: MODEL"),
+        bad("audit", "gpt3", says=with_extra("unknown model type 'gpt3'")),
+        bad("audit", "", says="MODEL must be a model type"),
+        bad("audit", "ünï", says=with_extra("unknown model type 'ünï'")),
+        bad("audit", "a:b:c", says="is not module:callable"),
+        bad("audit", "no_such_module_xyz:f", says=with_extra("cannot import 'no_such_module_xyz'")),
+        bad("audit", "gpt2", "--layers=-1", says="--layers must be ≥ 0"),
+        bad("audit", "gpt2", "--layers", "65", says="--layers must be between 1 and 64"),
+        bad("audit", "gpt2", "--layers", "x", says="invalid int value: 'x'"),
+        bad("audit", "gpt2", "--seed=-1", says="--seed must be between 0 and"),
+        bad("audit", "gpt2", "--seed", HUGE, says="--seed must be between 0 and"),
+        bad("audit", "gpt2", "--batch", "0", says="--batch must be between 1 and 64"),
+        bad("audit", "gpt2", "--tokens", "1", says="--tokens must be between 2 and 4096"),
+        bad("audit", "gpt2", "--tokens", HUGE, says="--tokens must be between 2 and 4096"),
+        bad("audit", "gpt2", "--json=1", says="ignored explicit argument '1'"),
+        bad("audit", "gpt2", "--plot", "x.txt", says="output must end in"),
+        bad("audit", "gpt2", "--plot", "nodir/x.png", says="the folder 'nodir' does not exist"),
     ],
     "plot": [
         bad("plot", "saturation", says="the following arguments are required: -o/--output"),
@@ -398,6 +443,9 @@ CALCULATOR = {
     "--corr": [*EXPR, "2", "-1.5"],
     "--heads": [*EXPR, "0", "-1"],
     "--d-model": [*EXPR, "0", "-1"],
+    "--init-std": EXPR,
+    "--init-std-k": EXPR,
+    "--input-norm": EXPR,
     "--format": ["", "yaml", "ünï"],
     "--explain": FLAG,
 }
@@ -432,6 +480,16 @@ BAD_VALUES: dict[str, dict[str | None, list[str]]] = {
         "--protocol": ["", "other", "ünï"],
         "--lr": ["", "x", "ünï", *NOT_FINITE, "0", "-1"],
         "--steps": COUNT,
+        "--backend": ["", "jax", "ünï"],
+        "--json": FLAG,
+    },
+    "audit": {
+        None: ["", "gpt3", "ünï", "a:b:c", "no_such_module_xyz:f", HUGE],
+        "--layers": [*NOT_INT, "-1", "65", HUGE],
+        "--seed": [*NOT_INT, "-1", HUGE],
+        "--batch": COUNT,
+        "--tokens": [*COUNT, "1"],
+        "--plot": ["", "x.txt", "ünï", "nodir/x.png", "."],
         "--json": FLAG,
     },
     "plot": {
@@ -468,6 +526,7 @@ BASE: dict[str, st.SearchStrategy[list[str]]] = {
         lambda n: [n]
     ),
     "plot": st.sampled_from(["saturation", "training"]).map(lambda n: [n, "-o", "x.png"]),
+    "audit": st.just(["gpt2"]),
     "verify": st.just(["Var(X) = Var(X)"]),
     "claims": st.just(["--source", "000"]),
     "check-proof": st.just([]),

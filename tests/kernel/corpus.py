@@ -21,6 +21,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from scaledattn.proofs import dot_product_variance as dpv
+from scaledattn.proofs import projected_scores as ps
 from scaledattn.proofs import saturation_limits as sat
 from scaledattn.proofs import shift_invariance as shift
 from scaledattn.proofs import softmax_gradient as grad
@@ -1125,6 +1126,25 @@ WRONG: list[Wrong] = [
             IndexSum(s[i] ** 2, i, n) + CrossSum(s[i] * s[j], i, j, n),
         ),
         1,
+        StepMismatch,
+    ),
+    # ------------------------------------------------ projected scores (projected_scores)
+    Wrong(
+        "a row of W_q whose entries are not declared independent",
+        "projected_scores",
+        assuming("projected_component_variance_q", drop=[IndependentComponents(ps.w)]),
+        5,
+        MissingAssumption,
+    ),
+    Wrong(
+        "the same token's norm counted once, not squared",
+        "projected_scores",
+        tamper(
+            "projected_score_variance_same_token",
+            13,
+            ps.d * ps.sigma_q**2 * ps.sigma_k**2 * ps.norm_sq(ps.x),
+        ),
+        13,
         StepMismatch,
     ),
 ]

@@ -1,0 +1,20 @@
+"""The torch extra is optional: nothing imports torch until a torch command runs."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+
+def test_the_cli_and_the_audit_modules_import_without_torch() -> None:
+    code = (
+        "import sys; sys.modules['torch'] = None; sys.modules['transformers'] = None\n"
+        "import scaledattn.cli, scaledattn.torchattn.audit, scaledattn.torchattn.sdpa\n"
+        "import scaledattn.torchattn.report\n"
+        "from scaledattn.cli import main\n"
+        "raise SystemExit(main(['audit', 'gpt2']))"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert run.returncode == 2, run.stderr
+    assert run.stderr.count("\n") == 1
+    assert "install the torch extra: pip install torch==2.13.0 'scaledattn[torch]'" in run.stderr
