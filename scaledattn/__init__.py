@@ -11,11 +11,25 @@ from __future__ import annotations
 import importlib.util
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from scaledattn.calculator import Answer, mean, scale, variance
+if TYPE_CHECKING:
+    from scaledattn.calculator import Answer, mean, scale, variance
 
 __version__ = "0.1.0"
 __all__ = ["Answer", "__version__", "mean", "scale", "variance"]
+
+#: Imported on first use (PEP 562), so that `scaledattn --help` does not load SymPy.
+_CALCULATOR = frozenset({"Answer", "mean", "scale", "variance"})
+
+
+def __getattr__(name: str) -> Any:
+    """``Answer``, ``mean``, ``scale`` and ``variance`` from :mod:`scaledattn.calculator`."""
+    if name in _CALCULATOR:
+        from scaledattn import calculator
+
+        return getattr(calculator, name)
+    raise AttributeError(f"module 'scaledattn' has no attribute {name!r}")
 
 
 def _proofs_from_checkout() -> None:

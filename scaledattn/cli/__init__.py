@@ -3,7 +3,9 @@
 Exit codes: 0 success (everything verified), 1 a proof or numeric check failed,
 2 bad input or usage (a one-line message, never a traceback), 3 undecided.
 Each command module exposes ``register(subparsers)``; add a module to COMMANDS to
-add its commands.
+add its commands. A command module imports SymPy, numpy or matplotlib inside the
+functions that run a command, never at its top: the parser is built for every run,
+and `--help`, `list` and usage errors must not wait for them (tests/cli/test_lazy.py).
 """
 
 from __future__ import annotations

@@ -10,23 +10,14 @@ prints the setting, declared joint moments and the checked derivations above it.
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import sympy
+if TYPE_CHECKING:
+    from scaledattn.calculator import Answer, Setting
+    from scaledattn.kernel import Derivation
 
-from scaledattn.calculator import Answer, Setting, answer, setting
-from scaledattn.calculator.build import (
-    mean_derivation,
-    scaled_mean_derivation,
-    scaled_std_derivation,
-    variance_derivation,
-)
-from scaledattn.derive import audit_of, prove
-from scaledattn.kernel import Derivation
-from scaledattn.kernel.expr import rebuild
-from scaledattn.render import audit_json, audit_latex, render, to_json
-from scaledattn.render.display import statement_parts, unicode_line
-from scaledattn.render.printers import latex
+# SymPy and the calculator are imported by the functions that use them, so that
+# `scaledattn --help` and usage errors stay fast (tests/cli/test_lazy.py).
 
 FORMATS = ("text", "latex", "json")
 
@@ -82,6 +73,8 @@ def register(sub: Any) -> None:
 
 def setting_of(args: argparse.Namespace) -> Setting:
     """The setting the options describe (InvalidArgument names a bad option)."""
+    from scaledattn.calculator import setting
+
     return setting(
         d_k=args.d_k,
         var_q=args.var_q,
@@ -98,6 +91,10 @@ def setting_of(args: argparse.Namespace) -> Setting:
 
 def cmd_quantity(args: argparse.Namespace) -> int:
     """Derive the quantity, print the explanation if asked, the closed form last."""
+    from scaledattn.calculator import answer
+    from scaledattn.render import to_json
+    from scaledattn.render.printers import latex
+
     result = answer(args.quantity, setting_of(args))
     if args.format == "json":
         print(to_json(answer_json(result)))
@@ -114,6 +111,12 @@ def cmd_quantity(args: argparse.Namespace) -> int:
 
 def answer_json(result: Answer) -> dict[str, Any]:
     """The answer as data: closed form, setting, provenance, every derivation's audit."""
+    import sympy
+
+    from scaledattn.derive import audit_of
+    from scaledattn.render import audit_json
+    from scaledattn.render.printers import latex
+
     s = result.setting
     return {
         "quantity": result.quantity,
@@ -140,6 +143,9 @@ def answer_json(result: Answer) -> dict[str, Any]:
 
 def explanation(result: Answer, fmt: str = "text") -> str:
     """The setting, declared joint moments and checked derivations, as text or LaTeX."""
+    from scaledattn.derive import audit_of
+    from scaledattn.render import audit_latex, render
+
     lines = [*result.setting.describe()]
     if result.provenance:
         lines += ["Joint moments, computed here and declared to the kernel as assumptions:"]
@@ -152,12 +158,27 @@ def explanation(result: Answer, fmt: str = "text") -> str:
 
 
 def _statement_line(derivation: Derivation) -> str:
+    from scaledattn.derive import prove
+    from scaledattn.kernel.expr import rebuild
+    from scaledattn.render.display import statement_parts, unicode_line
+
     lhs, _, rhs = statement_parts(prove(derivation).statement)
     return f"{unicode_line(lhs)} = {unicode_line(rebuild(rhs))}"
 
 
 def width_argument(s: Setting) -> list[str]:
     """Why a non-zero E[qᵢkᵢ] calls for 1/d_k: four more theorems, each checked."""
+    import sympy
+
+    from scaledattn.calculator.build import (
+        mean_derivation,
+        scaled_mean_derivation,
+        scaled_std_derivation,
+        variance_derivation,
+    )
+    from scaledattn.derive import prove
+    from scaledattn.kernel.expr import rebuild
+
     mean = mean_derivation(s, "mean")
     var = variance_derivation(s, "variance")
     root = sympy.sqrt(s.d)

@@ -5,23 +5,19 @@ from __future__ import annotations
 import argparse
 import math
 import sys
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
-import numpy as np
-
-from scaledattn.attention.experiments import (
-    GRADIENT_PROTOCOLS,
-    PUBLISHED,
-    ExperimentResult,
-    Progress,
-    gradient_experiment,
-    saturation_experiment,
-    scores_experiment,
-)
-from scaledattn.attention.stats import Z95
-from scaledattn.attention.training import SETTINGS, check_lr, setting_name, training_experiment
 from scaledattn.errors import InvalidArgument
-from scaledattn.render import to_json
+
+if TYPE_CHECKING:
+    from scaledattn.attention.experiments import ExperimentResult, Progress
+
+# numpy and the experiments are imported by the functions that run them, so that
+# `scaledattn --help` and usage errors stay fast (tests/cli/test_lazy.py).
+
+#: How P3 is read; equal to scaledattn.attention.experiments.GRADIENT_PROTOCOLS
+#: (tests/cli/test_lazy.py), repeated here so the parser needs no numpy.
+GRADIENT_PROTOCOLS = ("wrong-rows", "all-rows", "qk")
 
 EXPERIMENTS = {
     "scores": ("P1", 20000),
@@ -101,6 +97,13 @@ def register(sub: Any) -> None:
 
 def run_experiment(args: argparse.Namespace, progress: Progress | None = None) -> ExperimentResult:
     """Validate the options for ``args.name`` and run it."""
+    from scaledattn.attention.experiments import (
+        gradient_experiment,
+        saturation_experiment,
+        scores_experiment,
+    )
+    from scaledattn.attention.training import check_lr, training_experiment
+
     name = args.name
     for option, allowed in ONLY.items():
         if getattr(args, option) is not None and name not in allowed:
@@ -121,6 +124,8 @@ def run_experiment(args: argparse.Namespace, progress: Progress | None = None) -
 
 def cmd_experiment(args: argparse.Namespace) -> int:
     """Run the experiment; print a table (or JSON)."""
+    from scaledattn.render import to_json
+
     result = run_experiment(args, ProgressLine(f"{args.name}"))
     if args.json:
         print(to_json(result.as_json()))
@@ -139,6 +144,8 @@ def _num(x: float | None, digits: int = 4) -> str:
 
 def report(result: ExperimentResult) -> str:
     """The text report: a table of measurements, then notes (and training tables)."""
+    from scaledattn.attention.stats import Z95
+
     label = EXPERIMENTS[result.experiment][0]
     out = [
         f"Experiment {result.experiment} (lesson {label}): seed {result.seed},"
@@ -172,6 +179,10 @@ def report(result: ExperimentResult) -> str:
 
 
 def _training_tables(result: ExperimentResult) -> list[str]:
+    import numpy as np
+
+    from scaledattn.attention.training import SETTINGS, setting_name
+
     runs, steps = result.extra["runs"], result.extra["steps"]
     marks = sorted({0, 1, 2, 3, 4, 5, 10, 20, steps} & set(range(steps + 1)))
     names = [setting_name(d, sc) for d, sc in SETTINGS]
@@ -200,6 +211,8 @@ def _training_tables(result: ExperimentResult) -> list[str]:
 
 def _finding(result: ExperimentResult) -> list[str]:
     """Where the lesson's 'diverges at step 2' holds, read off the sweep."""
+    from scaledattn.attention.experiments import PUBLISHED
+
     sweep, rates = result.extra["sweep"], result.extra["rates"]
     claim = PUBLISHED["divergence_step_d64_unscaled"]
 

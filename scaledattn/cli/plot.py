@@ -5,15 +5,6 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from scaledattn.attention.experiments import check_int, check_trials
-from scaledattn.attention.plots import (
-    check_output,
-    plot_saturation,
-    plot_training,
-    require_matplotlib,
-    saturation_curves,
-)
-from scaledattn.attention.training import check_lr, training_experiment
 from scaledattn.cli.experiment import ProgressLine
 from scaledattn.errors import InvalidArgument
 
@@ -48,6 +39,17 @@ def register(sub: Any) -> None:
 
 def cmd_plot(args: argparse.Namespace) -> int:
     """Compute the data, draw the figure, print where it went."""
+    # Imported here: numpy and matplotlib stay out of `scaledattn --help`.
+    from scaledattn.attention.experiments import check_int, check_trials
+    from scaledattn.attention.plots import (
+        check_output,
+        plot_saturation,
+        plot_training,
+        require_matplotlib,
+        saturation_curves,
+    )
+    from scaledattn.attention.training import check_lr, training_experiment
+
     out = check_output(args.output)
     if out.is_dir():
         raise InvalidArgument(f"{str(out)!r} is a folder, not a file")
