@@ -7,9 +7,13 @@ from pathlib import Path
 import pytest
 
 from scaledattn.cli import main
-from scaledattn.docgen import docstring_markdown, pages, write_docs
+from scaledattn.docgen import docstring_markdown, write_docs
 
 ROOT = Path(__file__).resolve().parents[1]
+
+#: With the other tests of the generated docs and of `check`, on one worker process:
+#: they share the checked theorems and experiments computed there (tests/conftest.py).
+pytestmark = pytest.mark.xdist_group("theorems")
 
 
 def test_generated_pages_and_output_blocks_are_current() -> None:
@@ -17,8 +21,10 @@ def test_generated_pages_and_output_blocks_are_current() -> None:
     assert stale == [], f"stale docs (run: scaledattn docs): {stale}"
 
 
-def test_every_theorem_module_has_a_page_and_every_page_shows_a_verdict() -> None:
-    generated = {p.path: p.text for p in pages()}
+def test_every_theorem_module_has_a_page_and_every_page_shows_a_verdict(
+    generated_pages: dict[str, str],
+) -> None:
+    generated = generated_pages
     assert "theorems.md" in generated
     for path, text in generated.items():
         if path.startswith("theorems/"):
