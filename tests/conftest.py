@@ -60,6 +60,33 @@ def _shared(fixture_name: str, config: pytest.Config) -> Any:
     return "function" if os.environ.get("SCALEDATTN_FRESH_CACHES") else "session"
 
 
+#: Tests that run on one worker process, one after another (nodeid prefixes): they
+#: share what that process computed (the checked theorems in memory, the ledger's
+#: experiments, the pages). Add a test module here when it uses the fixtures below
+#: or runs `scaledattn check` / `docs`. (xdist's own xdist_group mark is not honoured
+#: under pytest 9, so the grouping is done by pytest_xdist_make_scheduler below.)
+ONE_WORKER = (
+    "tests/test_docs.py",
+    "tests/test_docs_examples.py",
+    "tests/test_readme.py",
+    "tests/test_cache.py",
+    "tests/cli/test_check.py",
+    "tests/cli/test_theorem_commands.py::test_check_",
+    "tests/claims/test_ledger.py",
+)
+
+
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """Spread tests one by one over the workers, except the ONE_WORKER group."""
+    from xdist.scheduler import LoadScopeScheduling
+
+    class Scheduler(LoadScopeScheduling):  # type: ignore[misc]
+        def _split_scope(self, nodeid: str) -> str:
+            return "one-worker" if nodeid.startswith(ONE_WORKER) else nodeid
+
+    return Scheduler(config, log)
+
+
 @pytest.fixture(scope=_shared)
 def checked_theorems() -> tuple[tuple[Any, Any, Any], ...]:
     """(module, derivation, Checked) for every derivation of every proof module."""

@@ -43,13 +43,13 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.getenv
 #: with the seconds one example takes on the reference machine in the comment.
 CI_BOUNDS: dict[str, int] = {
     # an exact enumeration of the law of q·k and three kernel-checked answers (~0.17 s)
-    "tests.calculator.test_witnesses.test_independent_closed_forms_match_exact_enumeration": 25,
+    "tests.calculator.test_witnesses.test_independent_closed_forms_match_exact_enumeration": 15,
     # the same for a correlated pair, moment-matched (~0.05 s)
     "tests.calculator.test_witnesses."
     "test_correlated_closed_forms_match_exact_enumeration_of_a_moment_matched_pair": 30,
     # 20,000 Gaussian pairs and two kernel-checked answers (~0.07 s)
     "tests.calculator.test_witnesses."
-    "test_correlated_closed_forms_match_monte_carlo_of_gaussian_pairs": 30,
+    "test_correlated_closed_forms_match_monte_carlo_of_gaussian_pairs": 20,
     # two claims decided by the verifier, each a derivation the kernel checks (~0.03 s)
     "tests.claims.test_verify.test_scaling_a_variable_multiplies_its_variance_by_the_square": 40,
 }

@@ -19,9 +19,6 @@ from scaledattn import cache
 from scaledattn.cli import main
 from scaledattn.registry import find_derivation, theorem_modules
 
-#: Shares the checked theorems computed on one worker (tests/conftest.py).
-pytestmark = pytest.mark.xdist_group("theorems")
-
 
 def _run(argv: list[str]) -> tuple[int, str]:
     out = io.StringIO()

@@ -11,10 +11,6 @@ from scaledattn.docgen import docstring_markdown, write_docs
 
 ROOT = Path(__file__).resolve().parents[1]
 
-#: With the other tests of the generated docs and of `check`, on one worker process:
-#: they share the checked theorems and experiments computed there (tests/conftest.py).
-pytestmark = pytest.mark.xdist_group("theorems")
-
 
 def test_generated_pages_and_output_blocks_are_current() -> None:
     stale = write_docs(ROOT, ROOT / "docs", check=True)

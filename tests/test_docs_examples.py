@@ -15,10 +15,6 @@ import pytest
 from scaledattn.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
-
-#: With the other tests of the generated docs and of `check`, on one worker process:
-#: they share the checked theorems and experiments computed there (tests/conftest.py).
-pytestmark = pytest.mark.xdist_group("theorems")
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
 FENCE = re.compile(r"^```(?P<lang>[a-z]*)\n(?P<body>.*?)^```", re.S | re.M)
 INLINE = re.compile(r"`(scaledattn [^`]+)`")

@@ -4,15 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from scaledattn.docsync import sync_file
 
 ROOT = Path(__file__).resolve().parents[1]
-
-#: With the other tests of the generated docs and of `check`, on one worker process:
-#: they share the checked theorems and experiments computed there (tests/conftest.py).
-pytestmark = pytest.mark.xdist_group("theorems")
 
 
 def test_readme_output_blocks_match_the_commands() -> None:

@@ -14,10 +14,6 @@ from scaledattn.cli import main
 from scaledattn.docgen import claims_page
 
 ROOT = Path(__file__).resolve().parents[2]
-
-#: With the other tests of the generated docs and of `check`, on one worker process:
-#: they share the checked theorems and experiments computed there (tests/conftest.py).
-pytestmark = pytest.mark.xdist_group("theorems")
 TEXTS = ROOT / "docs" / "sources"
 
 

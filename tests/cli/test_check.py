@@ -16,10 +16,6 @@ from scaledattn.kernel import Deriv, Rule
 from scaledattn.registry import TheoremModule, theorem_modules
 from tests.numeric.test_evidence import WRONG
 
-#: With the other tests of the generated docs and of `check`, on one worker process:
-#: they share the checked theorems and experiments computed there (tests/conftest.py).
-pytestmark = pytest.mark.xdist_group("theorems")
-
 
 def _run(argv: list[str]) -> tuple[int, str]:
     out = io.StringIO()

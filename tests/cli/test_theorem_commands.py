@@ -29,7 +29,6 @@ def test_list_shows_every_theorem_with_its_statement(capsys: pytest.CaptureFixtu
     assert "Var(q·k) = dₖ" in out
 
 
-@pytest.mark.xdist_group("theorems")  # shares the checked theorems
 def test_check_verifies_everything_and_exits_zero(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "check")
     assert code == 0
@@ -37,7 +36,6 @@ def test_check_verifies_everything_and_exits_zero(capsys: pytest.CaptureFixture[
     assert "REJECTED" not in out
 
 
-@pytest.mark.xdist_group("theorems")  # shares the checked theorems
 def test_check_json_is_machine_readable(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "check", "--json")
     data = json.loads(out)
