@@ -37,6 +37,14 @@ def private_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return folder
 
 
+@pytest.fixture
+def one_module(monkeypatch: pytest.MonkeyPatch) -> tuple[Any, ...]:
+    """`check` over the proof module unique_scale only (the rebuilds below stay quick)."""
+    (module,) = (m for m in theorem_modules() if m.name == "unique_scale")
+    monkeypatch.setattr("scaledattn.cli.theorems.theorem_modules", lambda: (module,))
+    return (module,)
+
+
 def _count_kernel_runs(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """Record each derivation whose verdict is computed (not read from the cache)."""
     computed: list[str] = []
@@ -103,7 +111,10 @@ def test_a_warm_derive_prints_what_a_cold_one_prints(
     ids=["edited-verdict", "old-format", "other-key"],
 )
 def test_a_tampered_or_stale_file_is_rebuilt_not_trusted(
-    private_cache: Path, monkeypatch: pytest.MonkeyPatch, damage: Callable[[Any], None]
+    private_cache: Path,
+    one_module: tuple[Any, ...],
+    monkeypatch: pytest.MonkeyPatch,
+    damage: Callable[[Any], None],
 ) -> None:
     cold = _run(["check", "--brief"])
     path = _the_file(private_cache)
@@ -114,14 +125,16 @@ def test_a_tampered_or_stale_file_is_rebuilt_not_trusted(
     computed = _count_kernel_runs(monkeypatch)
     assert _run(["check", "--brief"]) == cold
     assert "unique_scale" in computed
-    assert len(computed) == sum(len(m.derivations) for m in theorem_modules())
+    assert len(computed) == sum(len(m.derivations) for m in one_module)
     # rebuilt: the file holds a valid digest again, and the kernel's verdict
     rebuilt = json.loads(path.read_text(encoding="utf-8"))
     assert cache._read(path, cache.source_key()) == rebuilt["records"]
     assert rebuilt["records"]["unique_scale"]["check"]["verified"] is True
 
 
-def test_a_corrupt_file_is_rebuilt(private_cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_corrupt_file_is_rebuilt(
+    private_cache: Path, one_module: tuple[Any, ...], monkeypatch: pytest.MonkeyPatch
+) -> None:
     cold = _run(["check", "--brief"])
     _the_file(private_cache).write_bytes(b"\x00{not json")
     _forget_in_process(monkeypatch)
@@ -132,7 +145,10 @@ def test_a_corrupt_file_is_rebuilt(private_cache: Path, monkeypatch: pytest.Monk
 
 
 def test_an_edited_kernel_source_gives_another_key_and_no_record(
-    private_cache: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+    private_cache: Path,
+    one_module: tuple[Any, ...],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
 ) -> None:
     _run(["check", "--brief"])
     assert cache.Store.load().records
@@ -198,7 +214,9 @@ def test_the_cache_is_off_under_mutation_runs_and_on_request(
             assert cache.store() is None
 
 
-def test_an_unwritable_folder_only_makes_runs_cold(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_unwritable_folder_only_makes_runs_cold(
+    one_module: tuple[Any, ...], monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("SCALEDATTN_CACHE_DIR", "/proc/no_such_cache")
     monkeypatch.setattr(cache, "_CHECKED", {})
     monkeypatch.setattr(cache, "_STORE", [])

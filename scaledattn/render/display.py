@@ -70,7 +70,16 @@ def flatten(expr: Any) -> Any:
     """Undo Python's left-nesting of unevaluated sums and products (keep Group)."""
     if not getattr(expr, "args", ()) or getattr(expr, "is_Atom", False):
         return expr
-    args = [flatten(a) for a in expr.args]
+    # Switching SymPy's evaluation off and on clears its whole cache (sympy.core.
+    # parameters): switch it once here, not twice for every node below.
+    with evaluate(False):
+        return _flatten(expr)
+
+
+def _flatten(expr: Any) -> Any:
+    if not getattr(expr, "args", ()) or getattr(expr, "is_Atom", False):
+        return expr
+    args = [_flatten(a) for a in expr.args]
     if isinstance(expr, (Add, Mul)):
         flat: list[Any] = []
         for a in args:
