@@ -97,20 +97,45 @@ def fingerprint(derivation: Any) -> str:
 
     A step citing another derivation contributes that derivation's fingerprint.
     """
-    from sympy import srepr
-
     from scaledattn.kernel import Derivation
 
-    parts = [derivation.name, derivation.title, srepr(derivation.statement)]
-    parts += [srepr(a) if hasattr(a, "func") else repr(a) for a in derivation.assumptions]
+    parts = [derivation.name, derivation.title, _canonical(derivation.statement)]
+    parts += [_canonical(a) for a in derivation.assumptions]
     for step in derivation.steps:
         rule = step.rule
         if isinstance(rule, Derivation):
             cited = "derivation:" + fingerprint(rule)
         else:
             cited = "rule:" + (rule if isinstance(rule, str) else str(getattr(rule, "name", rule)))
-        parts += [cited, srepr(step.claim), step.note]
+        parts += [cited, _canonical(step.claim), step.note]
     return hashlib.sha256("\0".join(parts).encode()).hexdigest()
+
+
+def _canonical(x: Any) -> str:
+    """A text that is the same in every process for equal terms (sets are sorted).
+
+    SymPy terms are written as their class and arguments; an atom (a symbol with its
+    assumptions, a number) as SymPy's ``srepr``.
+    """
+    import dataclasses
+
+    from sympy import Basic, srepr
+
+    if isinstance(x, Basic):
+        if not x.args:
+            return str(srepr(x))
+        inner = ",".join(_canonical(a) for a in x.args)
+        return f"{type(x).__name__}({inner})"
+    if isinstance(x, (set, frozenset)):
+        return "{" + ",".join(sorted(_canonical(e) for e in x)) + "}"
+    if isinstance(x, (tuple, list)):
+        return "(" + ",".join(_canonical(e) for e in x) + ")"
+    if dataclasses.is_dataclass(x) and not isinstance(x, type):
+        fields = ",".join(
+            f"{f.name}={_canonical(getattr(x, f.name))}" for f in dataclasses.fields(x)
+        )
+        return f"{type(x).__name__}({fields})"
+    return repr(x)
 
 
 def cacheable(module: Any) -> bool:

@@ -7,6 +7,8 @@ import io
 import json
 import os
 import shutil
+import subprocess
+import sys
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -232,3 +234,25 @@ def test_the_folder_follows_the_environment(monkeypatch: pytest.MonkeyPatch) -> 
     assert cache.cache_dir() == Path("/somewhere/scaledattn")
     monkeypatch.delenv("XDG_CACHE_HOME")
     assert cache.cache_dir() == Path.home() / ".cache" / "scaledattn"
+
+
+def test_fingerprints_are_the_same_in_every_process() -> None:
+    # Python randomises the order of sets per process (PYTHONHASHSEED); a fingerprint
+    # that followed it would make every warm run recheck some theorems.
+    code = (
+        "from scaledattn import cache\n"
+        "from scaledattn.registry import all_derivations\n"
+        "print([cache.fingerprint(d) for d in all_derivations()])\n"
+    )
+    seen = {
+        subprocess.run(
+            [sys.executable, "-c", code],
+            env={**os.environ, "PYTHONHASHSEED": seed},
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=True,
+        ).stdout
+        for seed in ("1", "2", "3")
+    }
+    assert len(seen) == 1
