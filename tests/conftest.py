@@ -73,6 +73,7 @@ ONE_WORKER = (
     "tests/cli/test_check.py",
     "tests/cli/test_theorem_commands.py::test_check_",
     "tests/claims/test_ledger.py",
+    "tests/numeric/test_evidence.py::test_every_theorem_agrees_with_numbers_on_its_modules",
 )
 
 
