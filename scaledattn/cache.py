@@ -185,10 +185,14 @@ class Store:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=".theorems-", suffix=".tmp")
+        except OSError:
+            return
+        try:
             with os.fdopen(fd, "w", encoding="utf-8") as out:
                 json.dump(body, out, ensure_ascii=False)
             os.replace(tmp, self.path)
         except OSError:
+            Path(tmp).unlink(missing_ok=True)
             return
         self.dirty = False
 
