@@ -11,15 +11,30 @@ from __future__ import annotations
 import importlib.util
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 # How the kernel's terms print, and how its refusals are explained: both live outside
 # the kernel and are installed first, so that every term prints the same everywhere.
 from scaledattn import explain as _explain  # noqa: F401
-from scaledattn.calculator import Answer, mean, scale, variance
 from scaledattn.render import strings as _strings  # noqa: F401
+
+if TYPE_CHECKING:
+    from scaledattn.calculator import Answer, mean, scale, variance
 
 __version__ = "0.1.0"
 __all__ = ["Answer", "__version__", "mean", "scale", "variance"]
+
+#: Imported on first use (PEP 562), so that `scaledattn --help` does not load SymPy.
+_CALCULATOR = frozenset({"Answer", "mean", "scale", "variance"})
+
+
+def __getattr__(name: str) -> Any:
+    """``Answer``, ``mean``, ``scale`` and ``variance`` from :mod:`scaledattn.calculator`."""
+    if name in _CALCULATOR:
+        from scaledattn import calculator
+
+        return getattr(calculator, name)
+    raise AttributeError(f"module 'scaledattn' has no attribute {name!r}")
 
 
 def _proofs_from_checkout() -> None:

@@ -1,48 +1,146 @@
-"""Shared test set-up: Hypothesis profiles and a seeded numpy generator.
+"""Shared test set-up: Hypothesis profiles, a private theorem cache, session-wide artefacts.
 
-Profiles (choose with HYPOTHESIS_PROFILE, or pytest --hypothesis-profile):
-- ``ci``: derandomized, no deadline, no example database; what .ci/run uses.
-- ``dev``: the default off CI; random seeds, fewer examples.
-- ``thorough``: many examples, run by hand.
+Speed (issue 13): the suite runs on every core (pytest-xdist, ``-n auto`` in
+pyproject.toml; ``-n 0`` runs it in one process). Whatever is expensive to compute
+is computed once per session and shared; a new test should take it from here rather
+than compute it again:
+
+- ``checked_theorems``: every derivation of every proof module with its kernel
+  verdict, audit and numeric witnesses (:class:`scaledattn.cache.Checked`).
+- ``generated_pages``: the pages ``scaledattn docs`` writes, by path.
+- ``check_output``: what ``scaledattn check`` and ``check --json`` print.
+
+They come from the theorem cache (:mod:`scaledattn.cache`), which this file points
+at a temporary folder for the whole session (``SCALEDATTN_CACHE_DIR``, shared by the
+worker processes and by the commands the tests start, never the user's cache):
+the first worker to check a theorem keeps it, the others read it.
+
+Profiles and bounded properties: tests/profiles.py. Test through a subprocess only
+where the process boundary is what is tested (exit codes of a real process, what a
+fresh interpreter imports).
 """
 
 from __future__ import annotations
 
+import contextlib
+import io
+import json
 import os
+import shutil
+import tempfile
+from typing import Any
 
-from hypothesis import HealthCheck, settings
+import pytest
 
-# SymPy's run time varies a lot between examples, so no profile sets a deadline.
-settings.register_profile(
-    "ci",
-    parent=settings.get_profile("ci"),  # Hypothesis' own CI profile, tightened below
-    derandomize=True,
-    deadline=None,
-    database=None,
-    print_blob=True,
-    max_examples=100,
-    suppress_health_check=[HealthCheck.too_slow],
+import tests.profiles  # noqa: F401  (registers and loads the Hypothesis profiles)
+
+_OWN_CACHE = "_SCALEDATTN_TEST_CACHE_OWNER"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Give the session (and its xdist workers, which inherit it) a private theorem cache."""
+    if os.environ.get("PYTEST_XDIST_WORKER") or os.environ.get(_OWN_CACHE):
+        return
+    folder = tempfile.mkdtemp(prefix="scaledattn-test-cache-")
+    os.environ["SCALEDATTN_CACHE_DIR"] = folder
+    os.environ[_OWN_CACHE] = folder
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """Remove the session's theorem cache (only the process that made it)."""
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        return
+    folder = os.environ.pop(_OWN_CACHE, None)
+    if folder:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _shared(fixture_name: str, config: pytest.Config) -> Any:
+    """Session scope, except in mutation runs, where every test recomputes (see below)."""
+    return "function" if os.environ.get("SCALEDATTN_FRESH_CACHES") else "session"
+
+
+#: Tests that run on one worker process, one after another (nodeid prefixes): they
+#: share what that process computed (the checked theorems in memory, the ledger's
+#: experiments, the pages). Add a test module here when it uses the fixtures below
+#: or runs `scaledattn check` / `docs`. (xdist's own xdist_group mark is not honoured
+#: under pytest 9, so the grouping is done by pytest_xdist_make_scheduler below.)
+ONE_WORKER = (
+    "tests/test_docs.py",
+    "tests/test_docs_examples.py",
+    "tests/test_readme.py",
+    "tests/test_cache.py",
+    "tests/cli/test_check.py",
+    "tests/cli/test_theorem_commands.py::test_check_",
+    "tests/claims/test_ledger.py",
+    "tests/numeric/test_evidence.py::test_every_theorem_agrees_with_numbers_on_its_modules",
 )
-settings.register_profile("dev", deadline=None, max_examples=30)
-settings.register_profile(
-    "thorough", deadline=None, max_examples=2000, suppress_health_check=[HealthCheck.too_slow]
-)
-settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.getenv("CI") else "dev"))
+
+
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """Spread tests one by one over the workers, except the ONE_WORKER group."""
+    from xdist.scheduler import LoadScopeScheduling
+
+    class Scheduler(LoadScopeScheduling):  # type: ignore[misc]
+        def _split_scope(self, nodeid: str) -> str:
+            return "one-worker" if nodeid.startswith(ONE_WORKER) else nodeid
+
+    return Scheduler(config, log)
+
+
+@pytest.fixture(scope=_shared)
+def checked_theorems() -> tuple[tuple[Any, Any, Any], ...]:
+    """(module, derivation, Checked) for every derivation of every proof module."""
+    from scaledattn.cache import checked, store
+    from scaledattn.registry import theorem_modules
+
+    found = tuple((m, d, checked(m, d)) for m in theorem_modules() for d in m.derivations)
+    kept = store()
+    if kept is not None:
+        kept.save()
+    return found
+
+
+@pytest.fixture(scope=_shared)
+def generated_pages() -> dict[str, str]:
+    """The generated documentation pages, {path relative to docs/: text}."""
+    from scaledattn.docgen import pages
+
+    return {p.path: p.text for p in pages()}
+
+
+def _output(argv: list[str]) -> tuple[int, str]:
+    from scaledattn.cli import main
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        code = main(argv)
+    return code, out.getvalue()
+
+
+@pytest.fixture(scope=_shared)
+def check_output() -> dict[str, Any]:
+    """``scaledattn check``: {"code", "text"} and, parsed, {"json_code", "json"}."""
+    code, text = _output(["check"])
+    json_code, raw = _output(["check", "--json"])
+    return {"code": code, "text": text, "json_code": json_code, "json": json.loads(raw)}
 
 
 if os.environ.get("SCALEDATTN_FRESH_CACHES"):
     # Mutation testing (scripts/mutation.sh) forks every mutant's test run from a
     # process that has already run the tests once. Results cached there by object
-    # identity or by setting (the audits of derivations, the Gaussian joint moments)
-    # were computed by the unmutated code and would hide a mutant: start every test
-    # without them. SymPy's own cache is kept: it is keyed by its inputs, which the
-    # mutated code builds afresh, and no mutated function runs inside it.
-    import pytest
+    # identity or by setting (the audits of derivations, the Gaussian joint moments,
+    # the witnesses and verdicts of scaledattn.cache) were computed by the unmutated
+    # code and would hide a mutant: start every test without them. (The on-disk
+    # theorem cache is off under this variable.) SymPy's own cache is kept: it is
+    # keyed by its inputs, which the mutated code builds afresh, and no mutated
+    # function runs inside it.
 
     @pytest.fixture(autouse=True)
     def _fresh_caches() -> None:
-        from scaledattn import derive
+        from scaledattn import cache, derive
         from scaledattn.calculator import gaussian
 
         derive._AUDITS.clear()
         gaussian._joint_moments.cache_clear()
+        cache.forget()

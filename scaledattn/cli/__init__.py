@@ -3,7 +3,9 @@
 Exit codes: 0 success (everything verified), 1 a proof or numeric check failed,
 2 bad input or usage (a one-line message, never a traceback), 3 undecided.
 Each command module exposes ``register(subparsers)``; add a module to COMMANDS to
-add its commands.
+add its commands. A command module imports SymPy, numpy or matplotlib inside the
+functions that run a command, never at its top: the parser is built for every run,
+and `--help`, `list` and usage errors must not wait for them (tests/cli/test_lazy.py).
 """
 
 from __future__ import annotations
@@ -12,8 +14,8 @@ import argparse
 import re
 import sys
 import unicodedata
-from collections.abc import Sequence
-from typing import NoReturn
+from collections.abc import Callable, Sequence
+from typing import Any, NoReturn
 
 from scaledattn import __version__
 from scaledattn.cli import (
@@ -45,7 +47,21 @@ class UsageError(Exception):
 
 
 class Parser(argparse.ArgumentParser):
-    """An ArgumentParser whose errors are one line and never exit the process."""
+    """An ArgumentParser whose errors are one line and never exit the process.
+
+    ``lazy_epilog`` is a function that writes the epilog when help is shown, so that
+    building the parser imports nothing heavy (tests/cli/test_lazy.py).
+    """
+
+    def __init__(self, *args: Any, lazy_epilog: Callable[[], str] | None = None, **kw: Any):
+        super().__init__(*args, **kw)
+        self.lazy_epilog = lazy_epilog
+
+    def format_help(self) -> str:
+        """The help, with the lazy epilog written now."""
+        if self.lazy_epilog is not None:
+            self.epilog, self.lazy_epilog = self.lazy_epilog(), None
+        return super().format_help()
 
     def error(self, message: str) -> NoReturn:
         """Report a usage error in one line, with this (sub)command's usage and help."""

@@ -11,24 +11,14 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import sympy
+if TYPE_CHECKING:
+    from scaledattn.calculator import Answer, Setting
+    from scaledattn.kernel import Derivation
 
-from scaledattn.calculator import Answer, Setting, answer, parse_expression, setting
-from scaledattn.calculator.build import (
-    mean_derivation,
-    scaled_mean_derivation,
-    scaled_std_derivation,
-    variance_derivation,
-)
-from scaledattn.derive import audit_of, prove
-from scaledattn.errors import InvalidArgument
-from scaledattn.kernel import Derivation
-from scaledattn.kernel.expr import rebuild
-from scaledattn.render import audit_json, audit_latex, render, to_json
-from scaledattn.render.display import statement_parts, unicode_line
-from scaledattn.render.printers import latex
+# SymPy and the calculator are imported by the functions that use them, so that
+# `scaledattn --help` and usage errors stay fast (tests/cli/test_lazy.py).
 
 FORMATS = ("text", "latex", "json")
 
@@ -101,6 +91,9 @@ def projected_variances(args: argparse.Namespace) -> tuple[str, str, dict[str, s
     The component lemma of proofs/projected_scores.py: a row w of W with i.i.d. entries
     of variance σ² gives Var(w·x) = σ²‖x‖² for a fixed token x.
     """
+    from scaledattn.calculator import parse_expression
+    from scaledattn.errors import InvalidArgument
+
     init_k, norm = getattr(args, "init_std_k", None), getattr(args, "input_norm", None)
     init_q = getattr(args, "init_std", None)
     if init_q is None:
@@ -141,6 +134,8 @@ PROJECTED = (
 
 def setting_of(args: argparse.Namespace) -> Setting:
     """The setting the options describe (InvalidArgument names a bad option)."""
+    from scaledattn.calculator import setting
+
     var_q, var_k, labels = projected_variances(args)
     return setting(
         d_k=args.d_k,
@@ -158,6 +153,10 @@ def setting_of(args: argparse.Namespace) -> Setting:
 
 def cmd_quantity(args: argparse.Namespace) -> int:
     """Derive the quantity, print the explanation if asked, the closed form last."""
+    from scaledattn.calculator import answer
+    from scaledattn.render import to_json
+    from scaledattn.render.printers import latex
+
     setting = setting_of(args)
     result = answer(args.quantity, setting)
     if args.format == "json":
@@ -180,6 +179,12 @@ def cmd_quantity(args: argparse.Namespace) -> int:
 
 def answer_json(result: Answer) -> dict[str, Any]:
     """The answer as data: closed form, setting, provenance, every derivation's audit."""
+    import sympy
+
+    from scaledattn.derive import audit_of
+    from scaledattn.render import audit_json
+    from scaledattn.render.printers import latex
+
     s = result.setting
     return {
         "quantity": result.quantity,
@@ -206,6 +211,9 @@ def answer_json(result: Answer) -> dict[str, Any]:
 
 def explanation(result: Answer, fmt: str = "text") -> str:
     """The setting, declared joint moments and checked derivations, as text or LaTeX."""
+    from scaledattn.derive import audit_of
+    from scaledattn.render import audit_latex, render
+
     lines = [*result.setting.describe()]
     if result.provenance:
         lines += ["Joint moments, computed here and declared to the kernel as assumptions:"]
@@ -218,12 +226,27 @@ def explanation(result: Answer, fmt: str = "text") -> str:
 
 
 def _statement_line(derivation: Derivation) -> str:
+    from scaledattn.derive import prove
+    from scaledattn.kernel.expr import rebuild
+    from scaledattn.render.display import statement_parts, unicode_line
+
     lhs, _, rhs = statement_parts(prove(derivation).statement)
     return f"{unicode_line(lhs)} = {unicode_line(rebuild(rhs))}"
 
 
 def width_argument(s: Setting) -> list[str]:
     """Why a non-zero E[qᵢkᵢ] calls for 1/d_k: four more theorems, each checked."""
+    import sympy
+
+    from scaledattn.calculator.build import (
+        mean_derivation,
+        scaled_mean_derivation,
+        scaled_std_derivation,
+        variance_derivation,
+    )
+    from scaledattn.derive import prove
+    from scaledattn.kernel.expr import rebuild
+
     mean = mean_derivation(s)
     var = variance_derivation(s)
     root = sympy.sqrt(s.d)

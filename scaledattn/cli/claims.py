@@ -5,12 +5,6 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from scaledattn.attention.experiments import check_int, check_trials
-from scaledattn.claims.ledger import check, select
-from scaledattn.claims.report import ledger_json, ledger_text, result_text
-from scaledattn.claims.verify import verify
-from scaledattn.render import to_json
-
 EXAMPLES = """\
 examples:
   scaledattn verify "Var(X + Y) = Var(X) + Var(Y)" --assume "independent(X, Y)"
@@ -68,7 +62,7 @@ def register(sub: Any) -> None:
         description="Decide a claim in the claim language: = is an identity (a derivation"
         " the kernel checks), ≈ or ~= compares numbers to the tolerance their written digits"
         " imply, < <= > >= compare numbers, A = a <=> c = r is an equivalence.",
-        epilog=language_epilog(),
+        lazy_epilog=language_epilog,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("claim", metavar="CLAIM", help="e.g. 'Var(dot(q, k)) = d_k'")
@@ -96,6 +90,8 @@ def register(sub: Any) -> None:
 
 def _trials(value: int | None) -> dict[str, int]:
     """The same size for P1–P3; the training experiment keeps its 20 runs."""
+    from scaledattn.attention.experiments import check_trials
+
     if value is None:
         return {}
     n = check_trials(value, 20)
@@ -104,6 +100,12 @@ def _trials(value: int | None) -> dict[str, int]:
 
 def cmd_verify(args: argparse.Namespace) -> int:
     """Print the verdict and its evidence; the exit code is the verdict's."""
+    # Imported here: the claim language pulls in numpy, which `--help` does not need.
+    from scaledattn.attention.experiments import check_int
+    from scaledattn.claims.report import result_text
+    from scaledattn.claims.verify import verify
+    from scaledattn.render import to_json
+
     seed = check_int(args.seed, "--seed", 0, 2**63 - 1)
     result = verify(args.claim, args.assume, seed=seed, trials=_trials(args.trials))
     if args.json:
@@ -115,6 +117,11 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 def cmd_claims(args: argparse.Namespace) -> int:
     """Check the ledger (or one source's part of it); exit 0 whatever the verdicts."""
+    from scaledattn.attention.experiments import check_int
+    from scaledattn.claims.ledger import check, select
+    from scaledattn.claims.report import ledger_json, ledger_text
+    from scaledattn.render import to_json
+
     seed = check_int(args.seed, "--seed", 0, 2**63 - 1)
     rows = check(select(args.source), seed=seed)
     if args.json:

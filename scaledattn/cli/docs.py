@@ -6,7 +6,6 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from scaledattn.docgen import write_docs, write_plots
 from scaledattn.errors import InvalidArgument
 
 
@@ -31,7 +30,11 @@ def cmd_docs(args: argparse.Namespace) -> int:
         raise InvalidArgument(f"the folder {str(root)!r} does not exist")
     if args.plots and args.check:
         raise InvalidArgument("--plots draws figures; it cannot be combined with --check")
+    from scaledattn.docgen import write_docs, write_plots  # the proofs, numpy, the ledger
+
     try:
+        if not args.check:  # a folder that cannot be written is refused before any work
+            docs.mkdir(exist_ok=True)
         changed = write_docs(root, docs, check=args.check)
         if args.plots:
             changed += write_plots(docs)

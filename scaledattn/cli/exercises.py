@@ -5,10 +5,6 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from scaledattn.derive import audit_of
-from scaledattn.numeric.exercises import verdicts as exercise_verdicts
-from scaledattn.render import audit_json, render, to_json
-
 
 def register(sub: Any) -> None:
     """Add ``exercises`` to the subparsers ``sub``."""
@@ -22,6 +18,10 @@ def register(sub: Any) -> None:
 
 def cmd_exercises(args: argparse.Namespace) -> int:
     """Print each exercise: question, enumeration, derivations, verdict; exit 1 on a failure."""
+    from scaledattn.derive import audit_of
+    from scaledattn.numeric.exercises import verdicts as exercise_verdicts
+    from scaledattn.render import audit_json, render, to_json
+
     verdicts = exercise_verdicts()
     if args.format == "json":
         print(

@@ -5,23 +5,19 @@ from __future__ import annotations
 import argparse
 import math
 import sys
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
-import numpy as np
-
-from scaledattn.attention.experiments import (
-    GRADIENT_PROTOCOLS,
-    PUBLISHED,
-    ExperimentResult,
-    Progress,
-    gradient_experiment,
-    saturation_experiment,
-    scores_experiment,
-)
-from scaledattn.attention.stats import Z95
-from scaledattn.attention.training import SETTINGS, check_lr, setting_name, training_experiment
 from scaledattn.errors import InvalidArgument
-from scaledattn.render import to_json
+
+if TYPE_CHECKING:
+    from scaledattn.attention.experiments import ExperimentResult, Progress
+
+# numpy and the experiments are imported by the functions that run them, so that
+# `scaledattn --help` and usage errors stay fast (tests/cli/test_lazy.py).
+
+#: How P3 is read; equal to scaledattn.attention.experiments.GRADIENT_PROTOCOLS
+#: (tests/cli/test_lazy.py), repeated here so the parser needs no numpy.
+GRADIENT_PROTOCOLS = ("wrong-rows", "all-rows", "qk")
 
 EXPERIMENTS = {
     "scores": ("P1", 20000),
@@ -108,6 +104,13 @@ def register(sub: Any) -> None:
 
 def run_experiment(args: argparse.Namespace, progress: Progress | None = None) -> ExperimentResult:
     """Validate the options for ``args.name`` and run it."""
+    from scaledattn.attention.experiments import (
+        gradient_experiment,
+        saturation_experiment,
+        scores_experiment,
+    )
+    from scaledattn.attention.training import check_lr
+
     name = args.name
     for option, allowed in ONLY.items():
         if getattr(args, option) is not None and name not in allowed:
@@ -133,11 +136,32 @@ def run_experiment(args: argparse.Namespace, progress: Progress | None = None) -
         return gradient_experiment(args.seed, trials, keys, protocol, progress)
     lr = 0.7 if args.lr is None else check_lr(args.lr)
     steps = 50 if args.steps is None else args.steps
-    return training_experiment(args.seed, trials, lr, steps, progress=progress)
+    return training_runs(args.seed, trials, lr, steps, progress)
+
+
+_TRAINED: dict[tuple[int, int, float, int], ExperimentResult] = {}
+
+
+def training_runs(
+    seed: int, trials: int, lr: float, steps: int = 50, progress: Progress | None = None
+) -> ExperimentResult:
+    """The training experiment, run once per process for given arguments.
+
+    It is deterministic given them; ``scaledattn docs`` shows its table and its figure,
+    and the test session asks for both, so one process need not train twice.
+    """
+    from scaledattn.attention.training import training_experiment
+
+    key = (seed, trials, lr, steps)
+    if key not in _TRAINED:
+        _TRAINED[key] = training_experiment(seed, trials, lr, steps, progress=progress)
+    return _TRAINED[key]
 
 
 def cmd_experiment(args: argparse.Namespace) -> int:
     """Run the experiment; print a table (or JSON)."""
+    from scaledattn.render import to_json
+
     result = run_experiment(args, ProgressLine(f"{args.name}"))
     if args.json:
         print(to_json(result.as_json()))
@@ -156,6 +180,8 @@ def _num(x: float | None, digits: int = 4) -> str:
 
 def report(result: ExperimentResult) -> str:
     """The text report: a table of measurements, then notes (and training tables)."""
+    from scaledattn.attention.stats import Z95
+
     label = EXPERIMENTS[result.experiment][0]
     out = [
         f"Experiment {result.experiment} (lesson {label}): seed {result.seed},"
@@ -191,6 +217,10 @@ def report(result: ExperimentResult) -> str:
 
 
 def _training_tables(result: ExperimentResult) -> list[str]:
+    import numpy as np
+
+    from scaledattn.attention.training import SETTINGS, setting_name
+
     runs, steps = result.extra["runs"], result.extra["steps"]
     marks = sorted({0, 1, 2, 3, 4, 5, 10, 20, steps} & set(range(steps + 1)))
     names = [setting_name(d, sc) for d, sc in SETTINGS]
@@ -219,6 +249,8 @@ def _training_tables(result: ExperimentResult) -> list[str]:
 
 def _finding(result: ExperimentResult) -> list[str]:
     """Where the lesson's 'diverges at step 2' holds, read off the sweep."""
+    from scaledattn.attention.experiments import PUBLISHED
+
     sweep, rates = result.extra["sweep"], result.extra["rates"]
     claim = PUBLISHED["divergence_step_d64_unscaled"]
 

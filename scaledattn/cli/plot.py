@@ -5,16 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from scaledattn.attention.experiments import check_int, check_trials
-from scaledattn.attention.plots import (
-    check_output,
-    plot_saturation,
-    plot_training,
-    require_matplotlib,
-    saturation_curves,
-)
-from scaledattn.attention.training import check_lr, training_experiment
-from scaledattn.cli.experiment import ProgressLine
+from scaledattn.cli.experiment import ProgressLine, training_runs
 from scaledattn.errors import InvalidArgument
 
 PLOTS = {"saturation": 400, "training": 20}
@@ -48,6 +39,17 @@ def register(sub: Any) -> None:
 
 def cmd_plot(args: argparse.Namespace) -> int:
     """Compute the data, draw the figure, print where it went."""
+    # Imported here: numpy and matplotlib stay out of `scaledattn --help`.
+    from scaledattn.attention.experiments import check_int, check_trials
+    from scaledattn.attention.plots import (
+        check_output,
+        plot_saturation,
+        plot_training,
+        require_matplotlib,
+        saturation_curves,
+    )
+    from scaledattn.attention.training import check_lr
+
     out = check_output(args.output)
     if out.is_dir():
         raise InvalidArgument(f"{str(out)!r} is a folder, not a file")
@@ -62,7 +64,7 @@ def cmd_plot(args: argparse.Namespace) -> int:
         if args.name == "saturation":
             written = plot_saturation(saturation_curves(args.seed, trials, progress=progress), out)
         else:
-            result = training_experiment(args.seed, trials, lr, progress=progress)
+            result = training_runs(args.seed, trials, lr, progress=progress)
             written = plot_training(result, out)
     except OSError as err:
         raise InvalidArgument(f"cannot write {str(out)!r}: {err.strerror or err}") from None

@@ -6,17 +6,7 @@ import argparse
 import math
 from typing import Any
 
-import numpy as np
-
-from scaledattn.attention.softmax import (
-    as_scores,
-    cross_entropy,
-    cross_entropy_grad,
-    entropy,
-    softmax,
-)
 from scaledattn.errors import InvalidArgument
-from scaledattn.render import to_json
 
 
 def register(sub: Any) -> None:
@@ -64,6 +54,18 @@ def parse_scores(words: list[str]) -> list[float]:
 
 def cmd_softmax(args: argparse.Namespace) -> int:
     """Print the weights and what follows from them."""
+    # Imported here: numpy stays out of `scaledattn --help` and usage errors.
+    import numpy as np
+
+    from scaledattn.attention.softmax import (
+        as_scores,
+        cross_entropy,
+        cross_entropy_grad,
+        entropy,
+        softmax,
+    )
+    from scaledattn.render import to_json
+
     raw = parse_scores(args.scores)
     scores = as_scores(np.array(raw))
     if args.scale is not None:

@@ -1,18 +1,30 @@
-"""Commands on theorems: ``list``, ``derive NAME``, ``check``."""
+"""Commands on theorems: ``list``, ``derive NAME``, ``check``.
+
+``derive`` and ``check`` answer from the theorem cache (:mod:`scaledattn.cache`)
+when the sources are those it was filled with; SymPy, numpy and the proofs are
+imported by the commands, not by the parser, so `scaledattn --help` stays fast.
+"""
 
 from __future__ import annotations
 
 import argparse
 from collections import Counter
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from scaledattn.derive import audit_of
-from scaledattn.numeric.evidence import DerivationWitness, module_witness, witness_line
-from scaledattn.numeric.montecarlo import Z_AGREE
-from scaledattn.registry import theorem_modules
-from scaledattn.render import FORMATS, render, to_json
-from scaledattn.render.display import modulo_axioms, statement_parts, unicode_line
-from scaledattn.render.json import audit_json
+if TYPE_CHECKING:
+    from scaledattn.cache import Checked
+    from scaledattn.registry import TheoremModule
+
+#: The formats of ``derive``; equal to scaledattn.render.FORMATS (tests/cli/test_lazy.py),
+#: repeated so that the parser needs no SymPy.
+FORMATS = ("text", "latex", "markdown", "json")
+
+
+def theorem_modules() -> tuple[TheoremModule, ...]:
+    """Every proof module, imported (:func:`scaledattn.registry.theorem_modules`)."""
+    from scaledattn.registry import theorem_modules as modules
+
+    return modules()
 
 
 def register(sub: Any) -> None:
@@ -47,6 +59,8 @@ def register(sub: Any) -> None:
 
 
 def _statement(d: Any) -> str:
+    from scaledattn.render.display import statement_parts, unicode_line
+
     lhs, relation, rhs = statement_parts(d.statement)
     if relation == "⇔":
         return f"({unicode_line(lhs)}) ⇔ ({unicode_line(rhs)})"
@@ -84,6 +98,7 @@ def _exit(verified: bool, axioms: bool) -> int:
 
 def cmd_derive(args: argparse.Namespace) -> int:
     """Render a derivation (or a rule's card); exit 1 on a rejected step, 4 on an axiom."""
+    from scaledattn.cache import rendered, store
     from scaledattn.citations import open_name, rule_card
     from scaledattn.kernel import Rule
 
@@ -91,25 +106,39 @@ def cmd_derive(args: argparse.Namespace) -> int:
     if isinstance(derivation, Rule):
         print(rule_card(derivation))
         return 0
-    result = audit_of(derivation)
     if args.format == "proof":
+        from scaledattn.derive import audit_of
         from scaledattn.render.proof import proof_document
 
+        result = audit_of(derivation)
         print(proof_document(result), end="")
-    else:
-        print(render(result, args.format))
-    return _exit(result.verified, bool(result.theorem and result.theorem.axioms))
+        return _exit(result.verified, bool(result.theorem and result.theorem.axioms))
+    module = next(
+        (m for m in theorem_modules() if any(d is derivation for d in m.derivations)), None
+    )
+    text, verified, axioms = rendered(module, derivation, args.format)
+    print(text)
+    kept = store()
+    if kept is not None:
+        kept.save()
+    return _exit(verified, bool(axioms))
 
 
 def cmd_check(args: argparse.Namespace) -> int:
     """Audit every derivation and evaluate it on its numeric witnesses; table and summary."""
+    from scaledattn.cache import checked, store
+    from scaledattn.render import to_json
+
     rows = []
     for module in theorem_modules():
         for d in module.derivations:
-            rows.append((module.name, d, audit_of(d), module_witness(module, d)))
-    verified = all(r.verified for _, _, r, _ in rows)
-    agrees = not any(w.refuted for _, _, _, w in rows)
-    axioms = any(r.theorem is not None and r.theorem.axioms for _, _, r, _ in rows)
+            rows.append((module.name, d, checked(module, d)))
+    kept = store()
+    if kept is not None:
+        kept.save()
+    verified = all(c.verified for _, _, c in rows)
+    agrees = not any(c.refuted for _, _, c in rows)
+    axioms = any(c.axioms for _, _, c in rows)
     if args.json:
         print(
             to_json(
@@ -118,8 +147,7 @@ def cmd_check(args: argparse.Namespace) -> int:
                     "agrees": agrees,
                     "modulo_axioms": axioms,
                     "theorems": [
-                        {"module": m, **audit_json(r), "numeric": w.as_json()}
-                        for m, _, r, w in rows
+                        {"module": m, **c.audit, "numeric": c.witness} for m, _, c in rows
                     ],
                 }
             )
@@ -129,24 +157,26 @@ def cmd_check(args: argparse.Namespace) -> int:
     return _exit(verified and agrees, axioms)
 
 
-def _check_table(rows: list[tuple[str, Any, Any, DerivationWitness]], brief: bool) -> None:
-    width = max(len(d.name) for _, d, _, _ in rows)
+def _check_table(rows: list[tuple[str, Any, Checked]], brief: bool) -> None:
+    from scaledattn.numeric.montecarlo import Z_AGREE
+
+    width = max(len(d.name) for _, d, _ in rows)
     print(f"{'theorem':<{width}}  steps  kernel    numbers  statement")
-    for _, d, r, w in rows:
-        verdict = "VERIFIED" if r.verified else "REJECTED"
-        numbers = "AGREE" if w.agrees else "DIFFER" if w.refuted else "—"
+    for _, d, c in rows:
+        verdict = "VERIFIED" if c.verified else "REJECTED"
+        numbers = "AGREE" if c.agrees else "DIFFER" if c.refuted else "—"
         print(f"{d.name:<{width}}  {len(d.steps):>5}  {verdict:<8}  {numbers:<7}  {_statement(d)}")
-        for s in w.settings:
-            if not brief:
-                print("    " + witness_line(d, s))
-    failed = [d.name for _, d, r, _ in rows if not r.verified]
-    differ = [d.name for _, d, _, w in rows if w.refuted]
-    untested = [d.name for _, d, _, w in rows if not w.tested]
-    total = sum(len(d.steps) for _, d, _, _ in rows)
-    modules = len({m for m, _, _, _ in rows})
-    settings = [s for _, _, _, w in rows for s in w.settings if not s.unsupported]
-    methods = Counter(s.measurement.method for s in settings if s.measurement)
-    values = sum(len(s.steps) for s in settings)
+        if not brief:
+            for line in c.lines:
+                print("    " + line)
+    failed = [d.name for _, d, c in rows if not c.verified]
+    differ = [d.name for _, d, c in rows if c.refuted]
+    untested = [d.name for _, d, c in rows if not c.tested]
+    total = sum(len(d.steps) for _, d, _ in rows)
+    modules = len({m for m, _, _ in rows})
+    settings = sum(c.settings for _, _, c in rows)
+    methods = Counter(method for _, _, c in rows for method in c.methods)
+    values = sum(c.comparisons for _, _, c in rows)
     print()
     if failed:
         print(f"REJECTED by the kernel: {', '.join(failed)}")
@@ -155,11 +185,15 @@ def _check_table(rows: list[tuple[str, Any, Any, DerivationWitness]], brief: boo
             f"All {len(rows)} derivations of {modules} theorems verified:"
             f" {total} steps, each checked by the kernel."
         )
-    for _, d, r, _ in rows:
-        if r.theorem is not None and r.theorem.axioms:
-            print(f"{d.name}: {modulo_axioms(r.theorem.axioms)}, which the kernel did not check.")
+    for _, d, c in rows:
+        if c.axioms:
+            from scaledattn.render.display import modulo_axioms
+
+            print(
+                f"{d.name}: {modulo_axioms(frozenset(c.axioms))}, which the kernel did not check."
+            )
     measured = ", ".join(f"{methods[m]} {how}" for m, how in METHODS.items() if methods[m])
-    summary = f"{len(settings)} numeric settings ({measured}), {values} step comparisons"
+    summary = f"{settings} numeric settings ({measured}), {values} step comparisons"
     if differ:
         print(f"Numbers DIFFER for: {', '.join(differ)} ({summary}).")
     else:

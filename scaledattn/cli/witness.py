@@ -3,18 +3,15 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
-
-import sympy
+from typing import TYPE_CHECKING, Any
 
 from scaledattn.errors import InvalidArgument
-from scaledattn.kernel.expr import rebuild
-from scaledattn.numeric.distributions import catalogue_lines, distribution
-from scaledattn.numeric.montecarlo import Z95, Z_AGREE
-from scaledattn.numeric.witness import ScoreWitness, witness_scores
-from scaledattn.registry import find_derivation
-from scaledattn.render import to_json
-from scaledattn.render.display import statement_parts, unicode_line
+
+if TYPE_CHECKING:
+    from scaledattn.numeric.witness import ScoreWitness
+
+# SymPy, numpy and the theorems are imported by the functions that use them, so that
+# `scaledattn --help` and usage errors stay fast (tests/cli/test_lazy.py).
 
 #: The theorem whose closed form the witness checks.
 THEOREM = "dot_product_variance_with_means"
@@ -34,7 +31,7 @@ def register(sub: Any) -> None:
             " (default: the same); the measured variance of q·k is compared with"
             f" {THEOREM}: d_k(σ_q²σ_k² + σ_q²μ_k² + μ_q²σ_k²)."
         ),
-        epilog=distributions_epilog(),
+        lazy_epilog=distributions_epilog,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("--distribution", required=True, metavar="SPEC", help="law of q's components")
@@ -51,6 +48,8 @@ def register(sub: Any) -> None:
 
 def distributions_epilog() -> str:
     """The distributions SPEC accepts, from the catalogue (never typed by hand)."""
+    from scaledattn.numeric.distributions import catalogue_lines
+
     lines = ["distributions (SPEC is NAME or NAME:key=value,…; lists as 1|2|3):"]
     lines += [f"  {line}" for line in catalogue_lines()]
     lines.append(
@@ -83,11 +82,18 @@ def closed_form() -> Any:
 
     The witness checks the statement with numbers; the kernel checks its proof.
     """
+    from scaledattn.kernel.expr import rebuild
+    from scaledattn.registry import find_derivation
+
     return rebuild(find_derivation(THEOREM).statement.rhs)
 
 
 def cmd_witness(args: argparse.Namespace) -> int:
     """Measure and compare; exit 0 if it agrees, 1 if not, 3 if it cannot be trusted."""
+    from scaledattn.numeric.distributions import distribution
+    from scaledattn.numeric.witness import witness_scores
+    from scaledattn.render import to_json
+
     check_samples(args.samples, args.d_k)
     q = distribution(args.distribution)
     k = distribution(args.k_distribution) if args.k_distribution is not None else q
@@ -110,6 +116,12 @@ def cmd_witness(args: argparse.Namespace) -> int:
 
 
 def _text(w: ScoreWitness) -> str:
+    import sympy
+
+    from scaledattn.numeric.montecarlo import Z95
+    from scaledattn.registry import find_derivation
+    from scaledattn.render.display import statement_parts, unicode_line
+
     lines = [f"q ~ {w.q.spec}, k ~ {w.k.spec}, d_k = {w.d}"]
     if w.listing is not None:
         lines.append("  combinations of the products qᵢkᵢ:")
@@ -136,6 +148,8 @@ def _text(w: ScoreWitness) -> str:
 
 
 def _verdict(w: ScoreWitness) -> str:
+    from scaledattn.numeric.montecarlo import Z_AGREE
+
     if w.estimate is None:
         return "yes (exact equality)" if w.agrees else "NO: the exact variance differs"
     est = w.estimate

@@ -17,10 +17,31 @@
 Nothing here can make a Theorem: numbers are evidence, shown as such.
 """
 
-from scaledattn.numeric.distributions import CATALOGUE, Distribution, distribution
-from scaledattn.numeric.exact import combinations, score_law
-from scaledattn.numeric.montecarlo import Estimate, RunningMoments, estimate_scores
-from scaledattn.numeric.witness import ScoreWitness, witness_scores
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from scaledattn.numeric.distributions import CATALOGUE, Distribution, distribution
+    from scaledattn.numeric.exact import combinations, score_law
+    from scaledattn.numeric.montecarlo import Estimate, RunningMoments, estimate_scores
+    from scaledattn.numeric.witness import ScoreWitness, witness_scores
+
+#: Where each name below lives; imported on first use (PEP 562), so that importing
+#: one submodule (the proofs read the coin's moments) does not load numpy.
+_HOME = {
+    "CATALOGUE": "distributions",
+    "Distribution": "distributions",
+    "distribution": "distributions",
+    "combinations": "exact",
+    "score_law": "exact",
+    "Estimate": "montecarlo",
+    "RunningMoments": "montecarlo",
+    "estimate_scores": "montecarlo",
+    "ScoreWitness": "witness",
+    "witness_scores": "witness",
+}
 
 __all__ = [
     "CATALOGUE",
@@ -34,3 +55,10 @@ __all__ = [
     "score_law",
     "witness_scores",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """The names of ``__all__``, from their submodules."""
+    if name in _HOME:
+        return getattr(importlib.import_module(f"scaledattn.numeric.{_HOME[name]}"), name)
+    raise AttributeError(f"module 'scaledattn.numeric' has no attribute {name!r}")

@@ -41,11 +41,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
 from fractions import Fraction
 from functools import cache
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
-import numpy as np
 import sympy
-from numpy.typing import NDArray
 
 from scaledattn.errors import InvalidArgument
 from scaledattn.numeric.spec import Value, as_fraction, format_number, parse_spec
@@ -67,7 +65,14 @@ __all__ = [
     "to_sympy",
 ]
 
-Array = NDArray[np.float64]
+# numpy is imported where a sampler is made, not here: the proofs read the coin's
+# moments from this module, and `scaledattn list` must not wait for numpy.
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
+
+    Array = NDArray[np.float64]
+    Sampler = Callable[[np.random.Generator, "Size", "Array | None"], Array]
 Size = int | tuple[int, ...]
 
 
@@ -259,11 +264,10 @@ def _into(values: Array, out: Array | None) -> Array:
     return out
 
 
-Sampler = Callable[[np.random.Generator, Size, "Array | None"], Array]
-
-
 @cache
 def _finite_sampler(items: tuple[tuple[Fraction, Fraction], ...]) -> Sampler:
+    import numpy as np
+
     values = np.array([float(v) for v, _ in items], dtype=np.float64)
     probs = [p for _, p in items]
     m = len(values)

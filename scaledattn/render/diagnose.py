@@ -61,10 +61,13 @@ def diagnosis(err: ProofError, previous: Any) -> list[str]:
 
 
 def _unchanged(name: str, previous: Expr, ctx: Context) -> list[str]:
-    rule = RULES[name]
+    from scaledattn.rulebook import RULEBOOK
+
+    doc = RULEBOOK.get(name)
+    fails = doc.fails if doc else ""
     said = f"{name} changed nothing here"
-    if rule.fails:
-        said += f" ({rule.fails[0].lower()}{rule.fails[1:].rstrip('.')})"
+    if fails:
+        said += f" ({fails[0].lower()}{fails[1:].rstrip('.')})"
     lines = [said]
     others = applicable_rules(previous, ctx)
     if others:

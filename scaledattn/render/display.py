@@ -9,12 +9,18 @@ from sympy import Add, Expr, Mul
 from sympy.core.parameters import evaluate
 from sympy.core.symbol import Str
 from sympy.printing.precedence import PRECEDENCE
-from sympy.printing.pretty.pretty_symbology import pretty_symbol
+from sympy.printing.pretty.pretty_symbology import pretty_symbol, pretty_use_unicode
 from sympy.printing.pretty.stringpict import prettyForm
 from sympy.printing.str import StrPrinter
 
 from scaledattn.kernel import Equation, Equivalence, Group
 from scaledattn.kernel.theorem import Statement
+
+# The renderers write Unicode mathematics (dₖ, σ_q, δᵢₘ). SymPy chooses Unicode or
+# ASCII symbols once, when it is first imported, from sys.stdout's encoding; the
+# command line imports SymPy only when a command needs it, which may be under a
+# redirect to a StringIO (the docs' output blocks), so say it here instead.
+pretty_use_unicode(True)
 
 RELATION = {"calc": "=", "iff": "⇔"}
 
@@ -70,7 +76,16 @@ def flatten(expr: Any) -> Any:
     """Undo Python's left-nesting of unevaluated sums and products (keep Group)."""
     if not getattr(expr, "args", ()) or getattr(expr, "is_Atom", False):
         return expr
-    args = [flatten(a) for a in expr.args]
+    # Switching SymPy's evaluation off and on clears its whole cache (sympy.core.
+    # parameters): switch it once here, not twice for every node below.
+    with evaluate(False):
+        return _flatten(expr)
+
+
+def _flatten(expr: Any) -> Any:
+    if not getattr(expr, "args", ()) or getattr(expr, "is_Atom", False):
+        return expr
+    args = [_flatten(a) for a in expr.args]
     if isinstance(expr, (Add, Mul)):
         flat: list[Any] = []
         for a in args:

@@ -28,6 +28,7 @@ from tests.calculator.witness import (
     sum_law,
     two_point,
 )
+from tests.profiles import bounded
 from tests.strategies import correlations, dims, means, pythagorean_correlations, skews, stds
 
 
@@ -40,6 +41,7 @@ def _exact(x: Fraction) -> sympy.Rational:
     return sympy.Rational(x.numerator, x.denominator)
 
 
+@bounded
 @given(
     d=dims(4),
     symbolic=st.booleans(),
@@ -77,6 +79,7 @@ def test_independent_closed_forms_match_exact_enumeration(
     assert sympy.simplify(_exact(var) / c**2) == 1
 
 
+@bounded
 @given(
     d=dims(3),
     symbolic=st.booleans(),
@@ -112,6 +115,7 @@ def test_correlated_closed_forms_match_exact_enumeration_of_a_moment_matched_pai
     assert _at(scaledattn.variance(**options), d) == _exact(var)
 
 
+@bounded
 @given(
     d=dims(16),
     mean_q=means(),

@@ -14,6 +14,7 @@ from scaledattn.claims.outcome import Result
 from scaledattn.errors import InvalidArgument
 from scaledattn.kernel import Derivation
 from scaledattn.numeric.evidence import witness_derivation
+from tests.profiles import bounded
 from tests.strategies import claim_texts
 
 V, R, U = Verdict.VERIFIED, Verdict.REFUTED, Verdict.UNDECIDED
@@ -133,6 +134,7 @@ def test_a_refuted_identity_never_comes_with_a_kernel_theorem_of_the_claim() -> 
         assert d["statement"] != "Var((q·k)/d_k) = 1"
 
 
+@bounded
 @given(
     st.fractions(-4, 4, max_denominator=4).filter(lambda a: a not in (0, 1)),
     st.fractions(-4, 4, max_denominator=4),

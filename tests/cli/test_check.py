@@ -2,7 +2,6 @@ from __future__ import annotations
 
 import contextlib
 import io
-import json
 from types import SimpleNamespace
 from typing import Any
 
@@ -25,20 +24,19 @@ def _run(argv: list[str]) -> tuple[int, str]:
     return code, out.getvalue()
 
 
-@pytest.fixture(scope="module")
-def check_text() -> str:
-    """The output of ``scaledattn check`` (run once for this module's tests)."""
-    code, out = _run(["check"])
-    assert code == 0
-    return out
+@pytest.fixture
+def check_text(check_output: dict[str, Any]) -> str:
+    """The output of ``scaledattn check`` (run once per session: tests/conftest.py)."""
+    assert check_output["code"] == 0
+    text: str = check_output["text"]
+    return text
 
 
-@pytest.fixture(scope="module")
-def check_json() -> Any:
-    """The parsed output of ``scaledattn check --json`` (run once)."""
-    code, out = _run(["check", "--json"])
-    assert code == 0
-    return json.loads(out)
+@pytest.fixture
+def check_json(check_output: dict[str, Any]) -> Any:
+    """The parsed output of ``scaledattn check --json`` (run once per session)."""
+    assert check_output["json_code"] == 0
+    return check_output["json"]
 
 
 def test_check_shows_each_theorems_numeric_witnesses(check_text: str) -> None:

@@ -7,6 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from scaledattn.cache import witness_of
 from scaledattn.derive import audit_of, calc
 from scaledattn.errors import InvalidArgument
 from scaledattn.kernel import (
@@ -34,12 +35,13 @@ X, Y = random_variables("X Y")
 
 
 def test_every_theorem_agrees_with_numbers_on_its_modules_evidence() -> None:
+    # witness_of is witness_derivation(d, module.evidence()[d.name]), computed once per
+    # process: `check` and the docs (run on the same worker, tests/conftest.py) share it.
     for module in theorem_modules():
         if not hasattr(module.module, "evidence"):
             continue  # covered by the settings built from the assumptions, below
-        evidence = module.module.evidence()
         for d in module.derivations:
-            w = witness_derivation(d, evidence[d.name])
+            w = witness_of(module, d)
             assert w.agrees, [s.as_json() for s in w.settings]
             assert all(s.measurement is not None for s in w.settings)
 

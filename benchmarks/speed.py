@@ -1,0 +1,150 @@
+"""How fast the test suite and the command line are on this machine (issue 13's targets).
+
+Run: python benchmarks/speed.py [--runs 3] [--suite-runs 1] [--no-suite]
+
+Prints, each figure the median of ``--runs`` runs (the suite: of ``--suite-runs``):
+
+- every command's cold start (a new process) beside ``python -c "import sympy"``:
+  ``--help``, a usage error, ``list``, ``variance --var-q 4 --var-k 4``, ``derive``;
+- ``check``, cold (an empty theorem cache) and warm (the cache it filled);
+- the wall time of ``python -m pytest`` under the ``ci`` profile (as .ci/run runs it).
+
+The load average is printed with each figure: the machine may be shared, and a
+figure taken under load says so. Targets are printed beside the figures; they are
+measured here, never asserted in a test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def scaledattn_command() -> list[str]:
+    """The installed entry point next to this Python, else ``python -m scaledattn``."""
+    script = Path(sys.executable).with_name("scaledattn")
+    return [str(script)] if script.exists() else [sys.executable, "-m", "scaledattn"]
+
+
+def load() -> str:
+    """The 1-minute load average and the number of cores."""
+    try:
+        one = Path("/proc/loadavg").read_text(encoding="ascii").split()[0]
+    except OSError:
+        one = f"{os.getloadavg()[0]:.2f}" if hasattr(os, "getloadavg") else "?"
+    return f"load {one} on {os.cpu_count()} cores"
+
+
+def timed(argv: Sequence[str], env: dict[str, str], expect: int | None = None) -> float:
+    """Seconds one run of ``argv`` takes (its output is discarded)."""
+    start = time.perf_counter()
+    result = subprocess.run(
+        list(argv), env=env, cwd=ROOT, capture_output=True, text=True, check=False
+    )
+    seconds = time.perf_counter() - start
+    if expect is not None and result.returncode != expect:
+        raise SystemExit(f"{' '.join(argv)} exited {result.returncode}: {result.stderr}")
+    return seconds
+
+
+def median_of(runs: int, once: Callable[[], float]) -> tuple[float, list[float]]:
+    """The median of ``runs`` timings and the timings."""
+    times = [once() for _ in range(runs)]
+    return statistics.median(times), times
+
+
+def row(label: str, median: float, times: list[float], target: str = "") -> None:
+    """One line of the report."""
+    shown = ", ".join(f"{t:.2f}" for t in times)
+    print(f"  {label:<42} {median:6.2f} s   [{shown}]  {target:<26} ({load()})")
+
+
+def commands(runs: int) -> None:
+    """Cold starts of the commands, and check cold and warm."""
+    exe = scaledattn_command()
+    cache = Path(tempfile.mkdtemp(prefix="scaledattn-bench-cache-"))
+    env = {**os.environ, "SCALEDATTN_CACHE_DIR": str(cache)}
+    env.pop("SCALEDATTN_NO_CACHE", None)
+    try:
+        print(f"Command line ({' '.join(exe)}; medians of {runs} runs, seconds):")
+        sympy_s, times = median_of(
+            runs, lambda: timed([sys.executable, "-c", "import sympy"], env, 0)
+        )
+        row('python -c "import sympy"', sympy_s, times)
+        cases: list[tuple[str, list[str], int, str]] = [
+            ("scaledattn --help", ["--help"], 0, "target ≤ 0.30"),
+            ("scaledattn frobnicate (usage error)", ["frobnicate"], 2, "target ≤ 0.30"),
+            ("scaledattn list", ["list"], 0, ""),
+            (
+                "scaledattn variance --var-q 4 --var-k 4",
+                ["variance", "--var-q", "4", "--var-k", "4"],
+                0,
+                f"target ≤ {sympy_s + 0.3:.2f} (sympy + 0.3)",
+            ),
+        ]
+        for label, argv, code, target in cases:
+            run = [*exe, *argv]
+            median, times = median_of(runs, lambda run=run, code=code: timed(run, env, code))
+            row(label, median, times, target)
+
+        def cold() -> float:
+            shutil.rmtree(cache, ignore_errors=True)
+            return timed([*exe, "check"], env, 0)
+
+        median, times = median_of(runs, cold)
+        row("scaledattn check, cold (empty cache)", median, times, "target ≤ 6")
+        median, times = median_of(runs, lambda: timed([*exe, "check"], env, 0))
+        row("scaledattn check, warm", median, times, "target ≤ 3")
+        median, times = median_of(runs, lambda: timed([*exe, "derive", "unique_scale"], env, 0))
+        row("scaledattn derive unique_scale, warm", median, times)
+    finally:
+        shutil.rmtree(cache, ignore_errors=True)
+
+
+def suite(runs: int) -> None:
+    """Wall time of the whole test suite under the ci profile, and the CPU time it used."""
+    env = {**os.environ, "HYPOTHESIS_PROFILE": "ci"}
+    argv = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"]
+    print(f"Test suite ({' '.join(argv[1:])}, HYPOTHESIS_PROFILE=ci; {runs} run(s)):")
+    before = load()
+    cpu: list[float] = []
+
+    def once() -> float:
+        start = resource.getrusage(resource.RUSAGE_CHILDREN)
+        seconds = timed(argv, env, 0)
+        end = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu.append(end.ru_utime - start.ru_utime + end.ru_stime - start.ru_stime)
+        return seconds
+
+    median, times = median_of(runs, once)
+    row("python -m pytest", median, times, "target ≤ 60")
+    shown = ", ".join(f"{c:.1f}" for c in cpu)
+    middle = statistics.median(cpu)
+    print(f"    CPU time (user + system, all workers): median {middle:.1f} s [{shown}]")
+    print(f"    (at the start: {before})")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=3, help="runs per command (median)")
+    parser.add_argument("--suite-runs", type=int, default=1, help="runs of the test suite")
+    parser.add_argument("--no-suite", action="store_true", help="time the commands only")
+    args = parser.parse_args()
+    commands(args.runs)
+    if not args.no_suite:
+        suite(args.suite_runs)
+
+
+if __name__ == "__main__":
+    main()

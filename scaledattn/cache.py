@@ -1,0 +1,415 @@
+"""Checked theorems kept between runs, so that ``check`` and ``derive`` answer at once.
+
+What is kept, for each derivation of a proof module (``scaledattn.proofs``): the
+kernel's verdict and audit (as the JSON certificate ``derive --format json`` prints),
+the derivation rendered in each format asked for, and its numeric witnesses (the
+lines ``check`` prints, the data ``check --json`` prints).
+
+Why a kept verdict can be trusted (docs/soundness.md, "The theorem cache"):
+
+- The key is a SHA-256 over the bytes of *every* Python file of the installed
+  package (the kernel, the automation, the renderers, the numeric witnesses) and of
+  every proof module, with the versions of Python, SymPy, mpmath and numpy. Editing
+  any of them, or upgrading SymPy, gives another key, and nothing kept under the old
+  one is read.
+- Each record also carries a fingerprint of the derivation as built in this process
+  (its name, statement, assumptions, and every step's rule and claim in SymPy's
+  ``srepr``); a record whose fingerprint differs is recomputed.
+- Only derivations whose module is a proof module loaded from those hashed files
+  are kept; a derivation built elsewhere (a test's, a user's) is checked every time.
+- The file carries a SHA-256 of its own content under the key; a file that does not
+  parse, has another layout, another key or a digest that does not match is
+  ignored and rebuilt, never trusted. The digest catches corruption and edits by
+  hand; the folder is trusted as much as the installed package itself (whoever may
+  write there may as well edit the kernel).
+
+The folder is ``$SCALEDATTN_CACHE_DIR`` if set, else ``$XDG_CACHE_HOME/scaledattn``,
+else ``~/.cache/scaledattn``. ``SCALEDATTN_NO_CACHE=1`` turns the cache off (so do
+mutation runs: ``SCALEDATTN_FRESH_CACHES`` or mutmut's ``MUTANT_UNDER_TEST``). A
+folder that cannot be written only makes every run cold.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sys
+import tempfile
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+#: Bump when the layout of a record changes.
+FORMAT = 1
+#: Environment variables that turn the cache off.
+OFF = ("SCALEDATTN_NO_CACHE", "SCALEDATTN_FRESH_CACHES", "MUTANT_UNDER_TEST")
+
+
+def cache_dir() -> Path:
+    """Where checked theorems are kept (see the module docstring)."""
+    chosen = os.environ.get("SCALEDATTN_CACHE_DIR")
+    if chosen:
+        return Path(chosen)
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "scaledattn"
+
+
+def enabled() -> bool:
+    """False when an environment variable in :data:`OFF` is set (non-empty)."""
+    return not any(os.environ.get(name) for name in OFF)
+
+
+@cache
+def source_files() -> tuple[Path, ...]:
+    """Every Python file whose behaviour a kept verdict depends on: the package and the proofs."""
+    import importlib
+
+    import scaledattn
+
+    proofs = importlib.import_module("scaledattn.proofs")
+    roots = [Path(scaledattn.__file__).resolve().parent]
+    roots += [Path(p).resolve() for p in proofs.__path__]
+    files = {f for root in roots for f in root.rglob("*.py")}
+    return tuple(sorted(files))
+
+
+@cache
+def source_key() -> str:
+    """SHA-256 of every source file (path and bytes) and of the versions it runs on."""
+    import mpmath
+    import numpy
+    import sympy
+
+    digest = hashlib.sha256()
+    versions = (FORMAT, sys.version, sympy.__version__, mpmath.__version__, numpy.__version__)
+    digest.update(repr(versions).encode())
+    for path in source_files():
+        data = path.read_bytes()
+        digest.update(f"\0{path.name}\0{len(data)}\0".encode())
+        digest.update(data)
+    return digest.hexdigest()
+
+
+def fingerprint(derivation: Any) -> str:
+    """SHA-256 of what the kernel checks: name, statement, assumptions, each step's rule and claim.
+
+    A step citing another derivation contributes that derivation's fingerprint.
+    """
+    from scaledattn.kernel import Derivation
+
+    parts = [derivation.name, derivation.title, _canonical(derivation.statement)]
+    parts += [_canonical(a) for a in derivation.assumptions]
+    for step in derivation.steps:
+        rule = step.rule
+        if isinstance(rule, Derivation):
+            cited = "derivation:" + fingerprint(rule)
+        else:
+            cited = "rule:" + (rule if isinstance(rule, str) else str(getattr(rule, "name", rule)))
+        parts += [cited, _canonical(step.claim), step.note]
+    return hashlib.sha256("\0".join(parts).encode()).hexdigest()
+
+
+def _canonical(x: Any) -> str:
+    """A text that is the same in every process for equal terms (sets are sorted).
+
+    SymPy terms are written as their class and arguments; an atom (a symbol with its
+    assumptions, a number) as SymPy's ``srepr``.
+    """
+    import dataclasses
+
+    from sympy import Basic, srepr
+
+    if isinstance(x, Basic):
+        if not x.args:
+            return str(srepr(x))
+        inner = ",".join(_canonical(a) for a in x.args)
+        return f"{type(x).__name__}({inner})"
+    if isinstance(x, (set, frozenset)):
+        return "{" + ",".join(sorted(_canonical(e) for e in x)) + "}"
+    if isinstance(x, (tuple, list)):
+        return "(" + ",".join(_canonical(e) for e in x) + ")"
+    if dataclasses.is_dataclass(x) and not isinstance(x, type):
+        fields = ",".join(
+            f"{f.name}={_canonical(getattr(x, f.name))}" for f in dataclasses.fields(x)
+        )
+        return f"{type(x).__name__}({fields})"
+    return repr(x)
+
+
+def cacheable(module: Any) -> bool:
+    """True for a proof module loaded from the hashed sources (not a test's stand-in)."""
+    real = getattr(module, "module", None)
+    name = getattr(real, "__name__", "")
+    path = getattr(real, "__file__", None)
+    if not name.startswith("scaledattn.proofs.") or path is None:
+        return False
+    return Path(path).resolve() in set(source_files())
+
+
+@dataclass
+class Store:
+    """The records kept under the current key, loaded once per process, written when changed."""
+
+    path: Path
+    key: str
+    records: dict[str, dict[str, Any]]
+    dirty: bool = False
+
+    @classmethod
+    def load(cls) -> Store:
+        """The store for the current sources; empty when the file is missing, stale or damaged."""
+        key = source_key()
+        path = cache_dir() / f"theorems-{key[:16]}.json"
+        return cls(path, key, _read(path, key))
+
+    def get(self, name: str, print_: str) -> dict[str, Any] | None:
+        """The record of ``name`` if it was made from a derivation with fingerprint ``print_``."""
+        record = self.records.get(name)
+        if record is None or record.get("fingerprint") != print_:
+            return None
+        return record
+
+    def put(self, name: str, record: dict[str, Any]) -> None:
+        """Keep ``record`` (it must hold only JSON data)."""
+        self.records[name] = record
+        self.dirty = True
+
+    def save(self) -> None:
+        """Write the records if they changed: atomically, and not at all to a read-only folder."""
+        if not self.dirty:
+            return
+        body = {"format": FORMAT, "key": self.key, "records": self.records}
+        body["digest"] = _digest(self.key, self.records)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=".theorems-", suffix=".tmp")
+        except OSError:
+            return
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as out:
+                json.dump(body, out, ensure_ascii=False)
+            os.replace(tmp, self.path)
+        except OSError:
+            Path(tmp).unlink(missing_ok=True)
+            return
+        self.dirty = False
+
+
+def _digest(key: str, records: dict[str, Any]) -> str:
+    text = json.dumps(records, sort_keys=True, ensure_ascii=False)
+    return hashlib.sha256(f"{key}\0{text}".encode()).hexdigest()
+
+
+def _read(path: Path, key: str) -> dict[str, dict[str, Any]]:
+    """The records of ``path``, or {} if it is missing, unreadable, stale or tampered with."""
+    try:
+        body = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError):
+        return {}
+    if not isinstance(body, dict) or body.get("format") != FORMAT or body.get("key") != key:
+        return {}
+    records = body.get("records")
+    if not isinstance(records, dict) or body.get("digest") != _digest(key, records):
+        return {}
+    if not all(isinstance(r, dict) for r in records.values()):
+        return {}
+    return records
+
+
+_STORE: list[Store] = []
+
+
+def store() -> Store | None:
+    """The process's store (None when the cache is off)."""
+    if not enabled():
+        return None
+    if not _STORE or _STORE[0].path.parent != cache_dir():
+        _STORE[:] = [Store.load()]
+    return _STORE[0]
+
+
+def reset() -> None:
+    """Forget the loaded store and the source key (tests that edit the sources call this)."""
+    _STORE.clear()
+    source_key.cache_clear()
+    source_files.cache_clear()
+
+
+# ------------------------------------------------------------------ what is kept
+
+
+@dataclass(frozen=True)
+class Checked:
+    """What ``check`` shows of one derivation: the kernel's verdict and the numeric witnesses."""
+
+    verified: bool
+    audit: dict[str, Any]
+    witness: dict[str, Any]
+    lines: tuple[str, ...]
+    agrees: bool
+    refuted: bool
+    tested: bool
+    #: The measurement method of each evaluated setting that measured its statement.
+    methods: tuple[str, ...]
+    #: Evaluated settings (not refused as unsupported) and their step comparisons.
+    settings: int
+    comparisons: int
+    #: The axioms (unchecked rules, ``axiom(...)``) the theorem rests on; empty if none.
+    axioms: tuple[str, ...] = ()
+
+    def as_record(self) -> dict[str, Any]:
+        """JSON data (the inverse of :meth:`from_record`)."""
+        return {
+            "verified": self.verified,
+            "audit": self.audit,
+            "witness": self.witness,
+            "lines": list(self.lines),
+            "agrees": self.agrees,
+            "refuted": self.refuted,
+            "tested": self.tested,
+            "methods": list(self.methods),
+            "settings": self.settings,
+            "comparisons": self.comparisons,
+            "axioms": list(self.axioms),
+        }
+
+    @classmethod
+    def from_record(cls, data: dict[str, Any]) -> Checked:
+        """The Checked that :meth:`as_record` wrote (KeyError/TypeError if malformed)."""
+        return cls(
+            bool(data["verified"]),
+            dict(data["audit"]),
+            dict(data["witness"]),
+            tuple(str(x) for x in data["lines"]),
+            bool(data["agrees"]),
+            bool(data["refuted"]),
+            bool(data["tested"]),
+            tuple(str(x) for x in data["methods"]),
+            int(data["settings"]),
+            int(data["comparisons"]),
+            tuple(str(x) for x in data["axioms"]),
+        )
+
+
+_WITNESSES: dict[tuple[int, int], tuple[Any, Any, Any]] = {}
+_CHECKED: dict[tuple[int, int], tuple[Any, Any, Checked]] = {}
+
+
+def witness_of(module: Any, derivation: Any) -> Any:
+    """``module_witness(module, derivation)``, computed once per process (by identity).
+
+    The witnesses are deterministic (fixed seeds), so a second computation would give
+    the same result; ``scaledattn docs`` and the test session ask for each many times.
+    """
+    from scaledattn.numeric.evidence import module_witness
+
+    key = (id(module.module), id(derivation))
+    hit = _WITNESSES.get(key)
+    if hit is not None and hit[0] is module.module and hit[1] is derivation:
+        return hit[2]
+    witness = module_witness(module, derivation)
+    _WITNESSES[key] = (module.module, derivation, witness)
+    return witness
+
+
+def _compute(module: Any, derivation: Any) -> Checked:
+    from scaledattn.derive import audit_of
+    from scaledattn.numeric.evidence import witness_line
+    from scaledattn.render import audit_json, to_json
+
+    result = audit_of(derivation)
+    w = witness_of(module, derivation)
+    evaluated = [s for s in w.settings if not s.unsupported]
+    return Checked(
+        verified=result.verified,
+        audit=json.loads(to_json(audit_json(result))),
+        witness=json.loads(to_json(w.as_json())),
+        lines=tuple(witness_line(derivation, s) for s in w.settings),
+        agrees=w.agrees,
+        refuted=w.refuted,
+        tested=w.tested,
+        methods=tuple(s.measurement.method for s in evaluated if s.measurement),
+        settings=len(evaluated),
+        comparisons=sum(len(s.steps) for s in evaluated),
+        axioms=tuple(sorted(result.theorem.axioms)) if result.theorem else (),
+    )
+
+
+def checked(module: Any, derivation: Any) -> Checked:
+    """The verdict and witnesses of ``derivation``: kept from an earlier run, or computed now."""
+    key = (id(module.module), id(derivation))
+    hit = _CHECKED.get(key)
+    if hit is not None and hit[0] is module.module and hit[1] is derivation:
+        return hit[2]
+    kept = store() if cacheable(module) else None
+    result: Checked | None = None
+    print_ = ""
+    if kept is not None:
+        print_ = fingerprint(derivation)
+        record = kept.get(derivation.name, print_)
+        if record is not None and "check" in record:
+            try:
+                result = Checked.from_record(record["check"])
+            except (KeyError, TypeError, ValueError):
+                result = None
+    if result is None:
+        result = _compute(module, derivation)
+        if kept is not None:
+            record = kept.get(derivation.name, print_) or {"fingerprint": print_}
+            kept.put(
+                derivation.name,
+                {**record, "verified": result.verified, "check": result.as_record()},
+            )
+    _CHECKED[key] = (module.module, derivation, result)
+    return result
+
+
+def rendered(
+    module: Any, derivation: Any, fmt: str, heading: str = ""
+) -> tuple[str, bool, tuple[str, ...]]:
+    """``derivation`` rendered in ``fmt``, whether the kernel verified it, and its axioms.
+
+    Kept from an earlier run or computed now; the axioms are the unchecked rules
+    (``axiom(...)``) the theorem rests on.
+
+    ``heading`` (Markdown only) is the heading level of the docs pages, e.g. "##".
+    """
+    from scaledattn.derive import audit_of
+    from scaledattn.render import render
+    from scaledattn.render.markdown import audit_markdown
+
+    shown_as = f"{fmt}{heading}"
+    kept = store() if module is not None and cacheable(module) else None
+    print_ = ""
+    if kept is not None:
+        print_ = fingerprint(derivation)
+        record = kept.get(derivation.name, print_)
+        if record is not None:
+            shown = record.get("render")
+            axioms = record.get("axioms")
+            if (
+                isinstance(shown, dict)
+                and isinstance(shown.get(shown_as), str)
+                and isinstance(axioms, list)
+            ):
+                return shown[shown_as], record.get("verified") is True, tuple(map(str, axioms))
+    result = audit_of(derivation)
+    text = audit_markdown(result, heading) if heading else render(result, fmt)
+    axioms = tuple(sorted(result.theorem.axioms)) if result.theorem else ()
+    if kept is not None:
+        record = kept.get(derivation.name, print_) or {"fingerprint": print_}
+        shown = {**record.get("render", {}), shown_as: text}
+        kept.put(
+            derivation.name,
+            {**record, "verified": result.verified, "render": shown, "axioms": list(axioms)},
+        )
+    return text, result.verified, axioms
+
+
+def forget() -> None:
+    """Drop the in-process results (mutation runs call this before every test)."""
+    _WITNESSES.clear()
+    _CHECKED.clear()
+    reset()

@@ -1,0 +1,76 @@
+"""Hypothesis profiles, and the properties whose examples the ``ci`` profile bounds.
+
+Profiles (choose with HYPOTHESIS_PROFILE, or pytest --hypothesis-profile):
+- ``ci``: derandomized, no deadline, no example database; what .ci/run uses.
+- ``dev``: the default off CI; random seeds, fewer examples.
+- ``thorough``: many examples, run by hand.
+
+A property whose every example is expensive (a derivation checked by the kernel and
+an exact enumeration or a Monte Carlo run per example) is decorated with
+:func:`bounded`: under ``ci`` it runs the number of examples in :data:`CI_BOUNDS`;
+under ``dev`` and ``thorough`` it keeps the profile's. docs/statistics.md lists them
+(tests/test_statistics_doc.py keeps that list equal to this one).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from hypothesis import HealthCheck, settings
+
+# SymPy's run time varies a lot between examples, so no profile sets a deadline.
+settings.register_profile(
+    "ci",
+    parent=settings.get_profile("ci"),  # Hypothesis' own CI profile, tightened below
+    derandomize=True,
+    deadline=None,
+    database=None,
+    print_blob=True,
+    max_examples=100,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+# dev keeps Hypothesis' example database (.hypothesis/); it is safe to share between
+# pytest-xdist's worker processes (each entry is a file written atomically).
+settings.register_profile("dev", deadline=None, max_examples=30)
+settings.register_profile(
+    "thorough", deadline=None, max_examples=2000, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.getenv("CI") else "dev"))
+
+#: Examples under the ``ci`` profile of each bounded property ("module.test": examples),
+#: with the seconds one example takes on the reference machine in the comment.
+CI_BOUNDS: dict[str, int] = {
+    # an exact enumeration of the law of q·k and three kernel-checked answers (~0.17 s)
+    "tests.calculator.test_witnesses.test_independent_closed_forms_match_exact_enumeration": 15,
+    # the same for a correlated pair, moment-matched (~0.05 s)
+    "tests.calculator.test_witnesses."
+    "test_correlated_closed_forms_match_exact_enumeration_of_a_moment_matched_pair": 30,
+    # 20,000 Gaussian pairs and two kernel-checked answers (~0.07 s)
+    "tests.calculator.test_witnesses."
+    "test_correlated_closed_forms_match_monte_carlo_of_gaussian_pairs": 20,
+    # two claims decided by the verifier, each a derivation the kernel checks (~0.03 s)
+    "tests.claims.test_verify.test_scaling_a_variable_multiplies_its_variance_by_the_square": 40,
+}
+
+Test = TypeVar("Test", bound=Callable[..., Any])
+
+
+def profile_name() -> str:
+    """The name of the Hypothesis profile in force."""
+    return settings.get_current_profile_name()
+
+
+def bounded(test: Test) -> Test:
+    """Under the ``ci`` profile, run ``test`` for its :data:`CI_BOUNDS` examples.
+
+    Put it above ``@given``. Other profiles keep their own number of examples.
+    """
+    key = f"{test.__module__}.{test.__name__}"
+    if key not in CI_BOUNDS:
+        raise KeyError(f"{key} is bounded but not listed in tests/profiles.py CI_BOUNDS")
+    if profile_name() == "ci":
+        test = settings(max_examples=CI_BOUNDS[key])(test)
+    test.ci_examples = CI_BOUNDS[key]  # type: ignore[attr-defined]
+    return test
