@@ -43,6 +43,12 @@ def open_name(name: str) -> Derivation | Rule:
         return made
     if name in RULES:
         return RULES[name]
+    from scaledattn.prooffile.library import NAMES as LIBRARY
+
+    if name in LIBRARY:  # the proof files' own lemmas, written and proved in that format
+        from scaledattn.prooffile.check import library_theorems
+
+        return library_theorems()[name].derivation
     raise InvalidArgument(f"unknown theorem or rule {name!r}{closest_name(name, known_names())}")
 
 
@@ -56,8 +62,11 @@ def rule_card(rule: Rule) -> str:
     """A primitive rule shown as what it is: trusted by the kernel, not derived."""
     lines = [f"Rule {rule.name} — a primitive rule of the kernel (checked, not derived)"]
     lines.append(f"  law      {rule.law}")
+    from scaledattn.rulebook import RULEBOOK
+
+    doc = RULEBOOK.get(rule.name)
     for label, field in (("figure", "figure"), ("fails", "fails"), ("Mathlib", "mathlib")):
-        value = getattr(rule, field, "")
+        value = getattr(doc, field, "")
         if value:
             lines.append(f"  {label:<8} {value}")
     return "\n".join(lines)

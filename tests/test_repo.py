@@ -18,7 +18,12 @@ PACKAGE = ROOT / "scaledattn"
 ALLOWED: dict[str, tuple[str, ...]] = {
     "scaledattn.errors": (),
     "scaledattn.kernel": ("scaledattn.errors", "scaledattn.kernel"),
-    "scaledattn.render": ("scaledattn.errors", "scaledattn.kernel", "scaledattn.render"),
+    "scaledattn.render": (
+        "scaledattn.errors",
+        "scaledattn.kernel",
+        "scaledattn.rulebook",
+        "scaledattn.render",
+    ),
     "scaledattn.derive": ("scaledattn.errors", "scaledattn.kernel", "scaledattn.render"),
     "scaledattn.explain": ("scaledattn.errors", "scaledattn.kernel"),
     "scaledattn.rulebook": ("scaledattn.kernel",),

@@ -372,11 +372,18 @@ def _implicit_products(tokens: list[Token], functions: Sequence[str], text: str)
     return out
 
 
+#: Words that join propositions; never a factor of an implicit product.
+CONNECTIVES = ("or", "and", "not")
+
+
 def _implicit(left: Token, right: Token, functions: Sequence[str]) -> bool:
     """True when ``left right`` is a product: ``2X``, ``16 d_k``, ``(a)(b)``, ``q_1 k_1``.
 
-    A name before ``(`` is not one (it would read as a call), nor a function's name.
+    A name before ``(`` is not one (it would read as a call), nor a function's name,
+    nor a connective (``c = 2 or c = -2``).
     """
+    if _is(left, "name", *CONNECTIVES) or _is(right, "name", *CONNECTIVES):
+        return False
     if left[0] == "name":
         return left[1] not in functions and (right[0] == "name" or _is(right, "op", "√"))
     left_ends = left[0] == "number" or _is(left, "op", ")")

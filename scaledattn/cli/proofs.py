@@ -11,8 +11,6 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from scaledattn.render import to_json
-
 
 def register(sub: Any) -> None:
     """Add ``check-proof`` to the subparsers ``sub``."""
@@ -38,6 +36,8 @@ def cmd_check_proof(args: argparse.Namespace) -> int:
         print(one_line(str(err)), file=sys.stderr)
         return 2
     if args.json:
+        from scaledattn.render import to_json
+
         print(to_json(checked.as_json()))
     else:
         print(checked.text())

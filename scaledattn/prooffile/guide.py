@@ -113,7 +113,7 @@ EXERCISE_NOTES = {
         "Four combinations of signs; the lesson asks for mean 0 and variance 2. Written"
         " with the two products spelled out and no rule named, the second and third steps"
         " are bigger than the search's two rules: each is a gap (⚠), bridged by a longer"
-        " chain that the kernel checks step by step.",
+        " chain whose every step the kernel checks.",
     ),
     "exercise2": (
         "Exercise 2: divide by d_k instead of √d_k",

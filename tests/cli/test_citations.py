@@ -87,7 +87,10 @@ def test_the_names_printed_beside_a_tick_and_after_by_open_with_the_command() ->
 def _cited_in(text: str) -> set[str]:
     """Names beside a ✓, in a Markdown step table, and listed after 'checked by the kernel'."""
     # a ✓ that starts a bullet marks a numeric witness ("- ✓ q ~ coin …"), not a rule
-    names = set(re.findall(r"(?<!- )✓ ([A-Za-z0-9_·]+(?:\([^)]*\))?)", text))
+    names = set(re.findall(r"(?<!- )✓ (?!step \d)([A-Za-z0-9_·]+(?:\([^)]*\))?)", text))
+    # check-proof's lines: "✓ step 1  by dot_def, sum_unroll  (a chain found by the search)"
+    for found in re.findall(r"✓ step \d+ +by ([^\n]+?)(?: {2}\(|$)", text, re.M):
+        names |= {n.strip() for n in found.split(", ")}
     names |= set(re.findall(r"^\| \d+ \| `([^`]+)` \|", text, re.M))
     marker = "checked by the kernel ("
     at = text.find(marker)
