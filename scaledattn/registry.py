@@ -36,11 +36,12 @@ def all_derivations() -> tuple[Derivation, ...]:
     return tuple(d for m in theorem_modules() for d in m.derivations)
 
 
-def cited_lemmas() -> tuple[Derivation, ...]:
+def cited_lemmas(citing: tuple[Derivation, ...] | None = None) -> tuple[Derivation, ...]:
     """Derivations that registered ones cite (``by=``) without being registered themselves.
 
     The exercises' intermediate lemmas (``exercise2_variance``,
     ``exercise3_variance_as_sums``) are such; each is listed and opened by name.
+    ``citing`` narrows the search to the lemmas those derivations cite (one module's).
     """
     registered = {d.name for d in all_derivations()}
     found: dict[str, Derivation] = {}
@@ -52,7 +53,7 @@ def cited_lemmas() -> tuple[Derivation, ...]:
                 if step.rule.name not in registered:
                     found.setdefault(step.rule.name, step.rule)
 
-    for d in all_derivations():
+    for d in all_derivations() if citing is None else citing:
         walk(d)
     return tuple(found.values())
 
