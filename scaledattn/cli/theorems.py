@@ -159,6 +159,7 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 def _check_table(rows: list[tuple[str, Any, Checked]], brief: bool) -> None:
     from scaledattn.numeric.montecarlo import Z_AGREE
+    from scaledattn.render.display import modulo_axioms
 
     width = max(len(d.name) for _, d, _ in rows)
     print(f"{'theorem':<{width}}  steps  kernel    numbers  statement")
@@ -187,8 +188,6 @@ def _check_table(rows: list[tuple[str, Any, Checked]], brief: bool) -> None:
         )
     for _, d, c in rows:
         if c.axioms:
-            from scaledattn.render.display import modulo_axioms
-
             print(
                 f"{d.name}: {modulo_axioms(frozenset(c.axioms))}, which the kernel did not check."
             )
