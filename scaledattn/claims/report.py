@@ -256,4 +256,30 @@ def ledger_markdown(rows: Sequence[Row]) -> str:
             cells = (verdict, claim, meaning, e.quote, evidence)
             lines.append("| " + " | ".join(_cell(c) for c in cells) + " |")
         lines.append("")
+    lines += _unchecked_section(tuple(_by_source(rows)))
     return "\n".join(lines)
+
+
+def _unchecked_section(sources: tuple[str, ...]) -> list[str]:
+    """The sentences with a number, formula or judgement but no entry, each with its reason."""
+    from scaledattn.claims.ledger.audit import UNCHECKED
+
+    lines = [
+        "## Sentences without an entry, and why",
+        "",
+        "Every sentence of the texts with a number, a formula, a comparison or a qualitative",
+        "judgement of attention has an entry above or a reason here (a test checks that none is",
+        "missing: `scaledattn.claims.ledger.audit`). Claims about other models are measured on",
+        "their attention code in [model-claims.md](model-claims.md) (torch extra).",
+        "",
+    ]
+    for source in sources:
+        mine = [u for u in UNCHECKED if u.source == source]
+        if not mine:
+            continue
+        lines += [f"### `{source}`", "", "| sentence | why no entry |", "|---|---|"]
+        for u in mine:
+            why = u.reason + (f" (entry: `{u.same_as}`)" if u.same_as else "")
+            lines.append(f"| {_cell(u.quote)} | {_cell(why)} |")
+        lines.append("")
+    return lines

@@ -29,6 +29,9 @@ ENTRIES: tuple[Entry, ...] = (
        "[E(Z) - 2*std(Z), E(Z) + 2*std(Z)] ≈ [200, 350]", HEADS,
        note="the heads of 512 fair coins have the law of (q·k + 512)/2 with coin"
             " components (each q_i k_i is a fair ±1 coin)", meaning=TWO_SIGMA),
+    _e("这个数字大概在 0 到 2 之间，差距不会太大",
+       "[E(Z) - 2*std(Z), E(Z) + 2*std(Z)] ≈ [0, 2]", "Z = (dot(q, k, 2) + 2)/2",
+       note="the heads of 2 fair coins, read as the 512 coins are", meaning=TWO_SIGMA),
     _e("如果维度 dk 只有 64，点积结果的方差大概是 64", "Var(dot(q, k, 64)) = 64"),
     _e("但如果 dk 是 512，点积结果的方差就变成了 512", "Var(dot(q, k, 512)) = 512"),
     _e("有的点积结果可能是几十，有的可能是几百甚至更大", "2*std(dot(q, k, 512)) >= 100",
