@@ -99,3 +99,12 @@ def test_bad_sizes_are_refused() -> None:
         dynamics_experiment(trials=1)
     with pytest.raises(InvalidArgument):
         dynamics_experiment(lr=-1.0)
+
+
+def test_the_experiment_command_runs_dynamics(capsys: pytest.CaptureFixture[str]) -> None:
+    from scaledattn.cli import main
+
+    assert main(["experiment", "dynamics", "--trials", "20", "--json"]) == 0
+    out = capsys.readouterr().out
+    assert '"experiment": "dynamics"' in out
+    assert '"name": "step_ratio_adam"' in out
