@@ -30,8 +30,9 @@ of the logs (logs tame the heavy tail of step/gap when the two leaders nearly ti
 And, from the same draws, the gradients the texts call vanishing (arithmetic means,
 mean ± z·s/√N): ``grad_norm_<…>`` = ‖p − y‖ over all rows, ``jacobian_norm_<…>`` =
 ‖diag(p) − ppᵀ‖_F (what a loss on the attention output sends back through the
-softmax, per unit of ∂L/∂p), and their paired geometric-mean ratios unscaled/scaled
-``grad_norm_ratio`` and ``jacobian_norm_ratio``.
+softmax: ‖J‖_F² = E‖J g‖² for an isotropic unit-variance g = ∂L/∂p), and their
+paired geometric-mean ratios unscaled/scaled ``grad_norm_ratio`` and
+``jacobian_norm_ratio``.
 
 Examples
 --------

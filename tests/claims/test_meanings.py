@@ -51,15 +51,16 @@ def test_docs_show_the_meaning_beside_the_verdict_and_the_reasons_for_sentences_
 def test_the_closing_list_names_each_refuted_or_conditional_claim_with_value_and_meaning(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    assert main(["claims", "--source", "002", "--closing"]) == 0
+    assert main(["claims", "--source", "001", "--closing"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("Refuted (")
-    assert "  002  max(softmax([14, 10, 12])) >= 0.99\n       value: right:" in out
-    assert "meaning: “one-hot / 独占 (one key takes all)” :=" in out
-    rows: tuple[Row, ...] = check(tuple(e for e in LEDGER if e.source.startswith("002")))
+    assert "  001  softmax([0.02, 0.01, 0.01]) ≈ [0.337, 0.332, 0.332]\n       value: right:" in out
+    verified = out[out.index("Verified only under a condition or a meaning") :]
+    assert "  001  max(softmax([20.0, 10.0, 1.0])) >= 0.99\n" in verified
+    assert "meaning: “几乎所有 (almost all)” := the largest weight is at least 0.99" in verified
+    rows: tuple[Row, ...] = check(tuple(e for e in LEDGER if e.source.startswith("001")))
     listed = [r for r in rows if r.result.verdict is not Verdict.VERIFIED or r.conditional]
     assert closing_list(rows).endswith(
-        f"{len(listed)} of {len(rows)} claims: refuted,"
-        " undecided, or true only under a condition or an"
-        " operational meaning."
+        f"{len(listed)} of {len(rows)} claims: refuted, undecided, or true only under a"
+        " condition or an operational meaning."
     )

@@ -9,6 +9,7 @@ from scaledattn.claims.ledger.meaning import (
     NOT_ONE_HOT,
     OTHERS_ZERO,
     TWO_SIGMA,
+    VANISHED,
     Meaning,
 )
 
@@ -47,6 +48,18 @@ ENTRIES: tuple[Entry, ...] = (
     _e('当点积结果变得很大很悬殊时，softmax 的输出会变成一种"一个很强、其他全是零"的极端分布',
        "lim(leader_weight) = 1",
        note="a general statement (as the scores grow apart): the limit is its judge"),
+    _e("反向传播的时候，梯度会变得极其小",
+       "jacobian_norm(softmax([20, 5])) / jacobian_norm(softmax([20, 5] / sqrt(512))) <= 1/10",
+       condition="of the gradient back through the softmax (its Jacobian), at the article's"
+                 " d_k = 512 example (20 against 5) against its scaled scores",
+       meaning=VANISHED, context="lim(backward) = 0"),
+    _e("反向传播的时候，梯度会变得极其小",
+       "max(softmax([20, 5])) / max(softmax([20, 5] / sqrt(512))) <= 1/10",
+       condition="of the cross-entropy gradient p − y at the same example, the target at the"
+                 " score 5",
+       meaning=VANISHED, context="lim(p_minus_y) = sqrt(2)",
+       note="with two keys and the target at the lower score ‖p − y‖ = √2·max p, so the"
+            " gradients are in the ratio of the leading weights"),
     _e("反向传播的时候，梯度会变得极其小 … 这就是传说中的梯度消失", "lim(backward) = 0",
        condition="of the gradient sent back through the softmax from a loss on its output"),
     _e("反向传播的时候，梯度会变得极其小 … 这就是传说中的梯度消失", "lim(p_minus_y) = 0",

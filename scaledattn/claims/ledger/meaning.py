@@ -107,7 +107,7 @@ OTHERS_ZERO = Meaning(
     _SHARP,
 )
 VANISHED = Meaning(
-    "梯度几乎为零 / 趋近0 / 消失 (the gradient ≈ 0, vanishes)",
+    "梯度几乎为零 / 趋近0 / 极其小 / 消失 (the gradient ≈ 0, vanishes)",
     "the gradient is at most a tenth of the same gradient with the 1/√d_k scale",
     "<= 1/10",
     _TENFOLD,
