@@ -8,7 +8,7 @@ the same meaning in every text.
 
 Examples
 --------
->>> UNIFORM.threshold in "n * max(softmax([0.02, 0.01, 0.01])) <= 1.1"
+>>> UNIFORM.threshold in "3*max(softmax([0.02, 0.01, 0.01])) <= 1.1"
 True
 """
 
@@ -72,7 +72,8 @@ _COMPARED = (
 
 UNIFORM = Meaning(
     "均匀 (uniform)",
-    "every weight within 10% of 1/n: n·max p ≤ 1.1 and n·min p ≥ 0.9",
+    "no key gets more than 10% above its equal share: n·max p ≤ 1.1 (then, for 3 keys, every"
+    " weight is within 20% of 1/n)",
     "<= 1.1",
     "uniform weights are all 1/n; 10% is the slack 'about equal' allows — the book's own"
     " 'almost uniform' row [0.337, 0.332, 0.332] is within 1.1%",
