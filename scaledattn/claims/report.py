@@ -100,7 +100,8 @@ def closing_list(rows: Sequence[Row]) -> str:
     """Every claim refuted, undecided or judged under a condition or meaning, with its value.
 
     One block per claim: verdict, source, claim, the measured or computed value (or
-    the reason it is undecided), and the condition and meaning it was judged under.
+    the reason it is undecided), and the condition and meaning it was judged under
+    (the meaning's reason and source are in the full table and docs/claims.md).
     """
     out: list[str] = []
     chosen = [r for r in rows if r.result.verdict is not Verdict.VERIFIED or r.conditional]
@@ -117,10 +118,7 @@ def closing_list(rows: Sequence[Row]) -> str:
             if r.entry.condition:
                 out.append(f"       condition: {r.entry.condition}")
             if r.entry.meaning is not None:
-                out.append(f"       meaning: {r.entry.meaning.text()}")
-            context = _context_line(r)
-            if context:
-                out.append(f"       {context}")
+                out.append(f"       meaning: {r.entry.meaning.short()}")
         out.append("")
     out.append(
         f"{len(chosen)} of {len(rows)} claims: refuted, undecided, or true only under a"

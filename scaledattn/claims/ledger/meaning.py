@@ -52,6 +52,10 @@ class Meaning:
     reason: str
     source: str
 
+    def short(self) -> str:
+        """“word” := reading (threshold): what the claim was judged under."""
+        return f"“{self.word}” := {self.reading} (threshold {self.threshold})"
+
     def text(self) -> str:
         """One line: “word” := reading (threshold; reason; source)."""
         return (
