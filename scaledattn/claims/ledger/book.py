@@ -62,7 +62,17 @@ ENTRIES: tuple[Entry, ...] = (
        meaning=UNIFORM),
     _e("d = 1,536 时，√d ≈ 39.2", "sqrt(1536) ≈ 39.2"),
     _e("除以 39.2 之后，原本绝对值几十的分数被压缩到 ±1 左右",
-       "std(dot(q, k, 1536) / sqrt(1536)) = 1"),
+       "std(dot(q, k, 1536) / sqrt(1536)) = 1",
+       condition="'±1' read as one standard deviation, unit-variance components"),
+    _e("除以 39.2 之后，原本绝对值几十的分数被压缩到 ±1 左右",
+       "2*std(dot(q, k, 1536) / sqrt(1536)) ≈ 1", meaning=TWO_SIGMA,
+       condition="'±1' read as the chapter reads typical values later (± two standard"
+                 " deviations), with unit-variance components, as the chapter assumes later"),
+    _e("除以 39.2 之后，原本绝对值几十的分数被压缩到 ±1 左右",
+       "2*std(dot(q, k, 1536) / sqrt(1536)) ≈ 1", "Var(q_i) = 1/3", "Var(k_i) = 1/3",
+       meaning=TWO_SIGMA,
+       condition="the same reading, with the chapter's first values 'between −1 and 1'"
+                 " (spread evenly: variance 1/3), the scores it calls 'tens'"),
     _e("除以 √d 的目的是让缩放后的点积的方差约等于 1，无论 d 多大",
        "Var(dot(q, k)/sqrt(d_k)) = 1"),
     _e("方差为 d 的随机变量，除以 √d 之后，方差变为 d / (√d)² = d / d = 1",
