@@ -113,6 +113,12 @@ ENTRIES: tuple[Entry, ...] = (
        "measured(step_gap_ratio_sgd) <= 1/2", condition=SGD, meaning=LR_STEP_GAP),
     _e(r"优化器每步迈学习率那么大，路却在按 \sigma 变宽",
        "measured(step_gap_ratio_adam) <= 1/2", condition=ADAM, meaning=LR_STEP_GAP),
+    _e(r"优化器每步迈学习率那么大，路却在按 \sigma 变宽", "measured(grad_norm_ratio) <= 2",
+       condition="SGD on the logits themselves, the lesson's picture (not on W_q, W_k)",
+       meaning=LR_STEP,
+       note="a step on the logits is η(p − y), of length η‖p − y‖ ≤ √2·η whatever σ; here the"
+            " step is measured by that length (not its largest entry), so the ratio of the"
+            " steps is that of ‖p − y‖ (experiment dynamics, paired draws)"),
     _e("优化器每步迈学习率那么大", "measured(step_lr_adam_scaled) <= 10",
        condition=ADAM + ", with 1/√d_k", meaning=LR_LITERAL,
        note="the optimiser most likely to step 'by η': each weight moves by about η"),
