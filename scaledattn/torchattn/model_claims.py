@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from scaledattn.errors import InvalidArgument
 from scaledattn.torchattn import require_torch
 from scaledattn.torchattn.audit import AuditResult, LayerAudit, run_audit
 
@@ -309,7 +310,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--closing", action="store_true", help="print verdicts, write nothing")
     parser.add_argument("-o", "--output", default=str(PAGE), help=f"the page (default {PAGE})")
     args = parser.parse_args(argv)
-    results = audits()
+    try:
+        results = audits()
+    except InvalidArgument as err:
+        print(f"{COMMAND}: error: {err}", file=sys.stderr)
+        return 2
     if args.closing:
         for j in judge(results):
             print(f"{j.verdict:<9} {j.claim.source[:3]}  {j.claim.claim}")
