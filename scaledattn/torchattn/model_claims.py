@@ -244,9 +244,11 @@ class Judged:
     measured: str
 
 
-def audits(models: tuple[str, ...] = tuple(MODELS), seed: int = 0) -> dict[str, AuditResult]:
-    """Audit each model once (2 sequences of 64 random tokens)."""
-    return {m: run_audit(MODELS[m], layers=2, seed=seed, batch=2, tokens=64) for m in models}
+def audits(
+    models: tuple[str, ...] = tuple(MODELS), seed: int = 0, tokens: int = 64
+) -> dict[str, AuditResult]:
+    """Audit each model once (2 sequences of ``tokens`` random tokens)."""
+    return {m: run_audit(MODELS[m], layers=2, seed=seed, batch=2, tokens=tokens) for m in models}
 
 
 def judge(results: Audits, subset: bool = False) -> list[Judged]:
