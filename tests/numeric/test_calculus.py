@@ -15,9 +15,6 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from scaledattn.proofs import saturation_limits as sat
-from scaledattn.proofs import shift_invariance as shift
-from scaledattn.proofs import softmax_gradient as grad
 from sympy import KroneckerDelta, S, Symbol
 
 from scaledattn.derive import audit_of, calc
@@ -35,6 +32,9 @@ from scaledattn.kernel import (
 from scaledattn.numeric.calculus import CalculusEvaluator
 from scaledattn.numeric.evidence import witness_derivation
 from scaledattn.numeric.scores import default_score_settings, read_setting
+from scaledattn.proofs import saturation_limits as sat
+from scaledattn.proofs import shift_invariance as shift
+from scaledattn.proofs import softmax_gradient as grad
 from tests.strategies import score_lists
 
 MODULES = (grad, sat, shift)

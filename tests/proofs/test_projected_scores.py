@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from scaledattn.proofs import projected_scores as ps
 
 from scaledattn.derive import audit_of
+from scaledattn.proofs import projected_scores as ps
 
 ALL = ps.derivations
 
