@@ -66,11 +66,11 @@ from scaledattn.claims.syntax import parse_assumption, parse_claim, unparse
 from scaledattn.claims.terms import Value, has_moments
 from scaledattn.claims.theorems import limit, proved
 from scaledattn.derive import audit_of
-from scaledattn.errors import InvalidArgument
+from scaledattn.errors import InvalidArgument, Undecided, Undefined
 from scaledattn.kernel import same
 from scaledattn.kernel.expr import is_random, rebuild
 from scaledattn.kernel.rules import prop_key
-from scaledattn.numeric.semantics import Undecided, Undefined, check_world, truth, value
+from scaledattn.numeric.semantics import check_world, truth, value
 from scaledattn.numeric.semantics import show as show_value
 from scaledattn.numeric.worlds import TOO_LARGE, RandomChooser, draw_world
 from scaledattn.render.display import unicode_line

@@ -31,7 +31,7 @@ from scaledattn.cli import (
     theorems,
     witness,
 )
-from scaledattn.errors import InvalidArgument, NumericCheckFailed, ProofError
+from scaledattn.errors import InvalidArgument, ProofError, UsageError
 
 COMMANDS = (
     theorems, witness, calculator, exercises, softmax, experiment, audit, plot, claims, proofs,
@@ -40,10 +40,6 @@ COMMANDS = (
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_UNDECIDED = 0, 1, 2, 3
 EXIT_INTERNAL = 70  # EX_SOFTWARE: a bug in scaledattn, never the user's input
-
-
-class UsageError(Exception):
-    """Raised instead of argparse's exit, so main() prints one line and returns 2."""
 
 
 class Parser(argparse.ArgumentParser):
@@ -129,7 +125,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise
         print(f"scaledattn: error: {one_line(str(err))}", file=sys.stderr)
         return EXIT_USAGE
-    except (ProofError, NumericCheckFailed) as err:
+    except ProofError as err:
         if debug:
             raise
         print(str(err), file=sys.stderr)

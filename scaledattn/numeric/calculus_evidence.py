@@ -35,7 +35,7 @@ from typing import Any
 
 import mpmath
 
-from scaledattn.errors import InvalidArgument
+from scaledattn.errors import InvalidArgument, Undecided, Unsupported
 from scaledattn.kernel import Derivation
 from scaledattn.kernel.vectors import Distinct, Entries, IndexRange, Lim
 from scaledattn.numeric.calculus import CalculusEvaluator, has_derivative, has_limit
@@ -43,11 +43,9 @@ from scaledattn.numeric.enclosure import (
     LAMBDAS,
     TOLERANCE,
     Approx,
-    Undecided,
     agreement,
     exact,
 )
-from scaledattn.numeric.evaluate import Unsupported
 from scaledattn.numeric.evidence import SettingWitness, StepCheck, step_label
 from scaledattn.numeric.measure import Measurement
 from scaledattn.numeric.scores import ScoreSetting, read_setting

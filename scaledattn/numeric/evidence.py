@@ -34,11 +34,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from scaledattn.errors import InvalidArgument
+from scaledattn.errors import InvalidArgument, Unsupported
 from scaledattn.kernel import Derivation, Moment, Positive
 from scaledattn.kernel.expr import Component
 from scaledattn.kernel.theorem import Step
-from scaledattn.numeric.evaluate import Evaluator, Num, Unsupported, equal, same_value, show
+from scaledattn.numeric.evaluate import Evaluator, Num, equal, same_value, show
 from scaledattn.numeric.measure import Measurement, measure_statement
 from scaledattn.numeric.model import Model, build_model, independence_problem, signature
 from scaledattn.numeric.scores import is_calculus

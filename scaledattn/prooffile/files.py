@@ -19,11 +19,11 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from scaledattn.errors import ProofFileError
 from scaledattn.prooffile.check import TheoremVerdict, check_document, is_known_rule
 from scaledattn.prooffile.parse import (
     MAX_BYTES,
     Document,
-    ProofFileError,
     TheoremBlock,
     parse_document,
     read_bytes,

@@ -13,6 +13,7 @@ from sympy import Integer, Rational, Symbol
 
 from scaledattn.cli import main
 from scaledattn.derive import audit_of
+from scaledattn.errors import ProofFileError
 from scaledattn.kernel import (
     Cov,
     CrossSum,
@@ -33,7 +34,7 @@ from scaledattn.prooffile.check import TheoremVerdict
 from scaledattn.prooffile.files import Checked, check_file, check_text, read_document
 from scaledattn.prooffile.guide import checked_example
 from scaledattn.prooffile.lessons import EXERCISES, MISTAKES
-from scaledattn.prooffile.parse import MAX_BYTES, ProofFileError, TheoremBlock
+from scaledattn.prooffile.parse import MAX_BYTES, TheoremBlock
 from scaledattn.prooffile.terms import build_term
 from scaledattn.registry import all_derivations
 from scaledattn.render import render
