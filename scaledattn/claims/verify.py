@@ -97,7 +97,7 @@ def verify(
     except InvalidArgument as refusal:  # a bare term: offer its value, if one verifies
         from scaledattn.claims.remedy import completed
 
-        raise completed(claim, assume, refusal) from None
+        raise completed(claim, assume, refusal, verify) from None
     try:
         setup = prepare(parsed, [parse_assumption(a) for a in assume])
         context = Context(setup, seed, dict(trials or {}))
@@ -126,9 +126,9 @@ def verify(
     result = _result(parsed.text, setup, outcomes)
     if not remedies:
         return result
-    from scaledattn.claims.remedy import with_remedies  # it verifies its candidates again
+    from scaledattn.claims.remedy import with_remedies
 
-    return with_remedies(parsed, assume, result)
+    return with_remedies(parsed, assume, result, verify)  # it verifies its candidates again
 
 
 def _result(text: str, setup: Setup, outcomes: list[Outcome]) -> Result:

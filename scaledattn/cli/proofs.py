@@ -27,7 +27,7 @@ def register(sub: Any) -> None:
 
 def cmd_check_proof(args: argparse.Namespace) -> int:
     """Read, check and report; 0 all verified, 1 a step rejected, 2 a malformed file."""
-    from scaledattn.cli import one_line
+    from scaledattn.cli.exits import one_line
     from scaledattn.errors import ProofFileError
     from scaledattn.prooffile.files import check_file
 

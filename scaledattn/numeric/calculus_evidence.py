@@ -22,7 +22,7 @@ Examples
 --------
 >>> from scaledattn.registry import find_derivation
 >>> d = find_derivation("p_minus_y_limit")
->>> w = witness_calculus_setting(d, {"n": 3, "t": 1, "w": 3, "s": [2, 1, 0]})
+>>> w = calculus_setting_evidence(d, {"n": 3, "t": 1, "w": 3, "s": [2, 1, 0]})
 >>> w.agrees, w.measurement.method
 (True, 'growing-λ')
 """
@@ -39,6 +39,7 @@ from scaledattn.errors import InvalidArgument, Undecided, Unsupported
 from scaledattn.kernel import Derivation
 from scaledattn.kernel.vectors import Distinct, Entries, IndexRange, Lim
 from scaledattn.numeric.calculus import CalculusEvaluator, has_derivative, has_limit
+from scaledattn.numeric.checks import SettingEvidence, StepCheck, step_label
 from scaledattn.numeric.enclosure import (
     LAMBDAS,
     TOLERANCE,
@@ -46,13 +47,12 @@ from scaledattn.numeric.enclosure import (
     agreement,
     exact,
 )
-from scaledattn.numeric.evidence import SettingWitness, StepCheck, step_label
 from scaledattn.numeric.measure import Measurement
 from scaledattn.numeric.scores import ScoreSetting, read_setting
 from scaledattn.numeric.spec import format_number
 from scaledattn.render.display import unicode_line
 
-__all__ = ["check_definitions", "measure_calculus", "witness_calculus_setting"]
+__all__ = ["check_definitions", "measure_calculus", "calculus_setting_evidence"]
 
 #: The central difference's step, and the coarser step that bounds its error.
 STEP = Fraction(1, 10**21)
@@ -146,12 +146,12 @@ def measure_calculus(derivation: Derivation, setting: ScoreSetting) -> Measureme
     return Measurement(quantity, "direct", expected, measured, agrees, lhs, detail=detail)
 
 
-def witness_calculus_setting(derivation: Derivation, data: Mapping[str, Any]) -> SettingWitness:
+def calculus_setting_evidence(derivation: Derivation, data: Mapping[str, Any]) -> SettingEvidence:
     """Evaluate every step of a calculus derivation on one setting."""
     try:
         setting = read_setting(derivation, data)
     except InvalidArgument as err:
-        return SettingWitness(repr(dict(data)), data, error=str(err))
+        return SettingEvidence(repr(dict(data)), data, error=str(err))
     description = setting.describe()
     ev = CalculusEvaluator(setting)
     values: dict[str, Any] = setting.as_json()
@@ -159,7 +159,7 @@ def witness_calculus_setting(derivation: Derivation, data: Mapping[str, Any]) ->
         problem, computed = check_definitions(derivation, setting, ev)
         values.update(computed)
         if problem:
-            return SettingWitness(description, data, error=problem, values=values)
+            return SettingEvidence(description, data, error=problem, values=values)
         items = [
             derivation.statement.lhs,
             *(step.claim for step in derivation.steps),
@@ -177,9 +177,9 @@ def witness_calculus_setting(derivation: Derivation, data: Mapping[str, Any]) ->
             checks.append(StepCheck(n, label, a, b, agrees))
         measurement = measure_calculus(derivation, setting)
     except Undecided as err:
-        return SettingWitness(description, data, error=str(err), unsupported=True, values=values)
+        return SettingEvidence(description, data, error=str(err), unsupported=True, values=values)
     except Unsupported as err:
-        return SettingWitness(description, data, error=str(err), unsupported=True, values=values)
+        return SettingEvidence(description, data, error=str(err), unsupported=True, values=values)
     except InvalidArgument as err:
-        return SettingWitness(description, data, error=str(err), values=values)
-    return SettingWitness(description, data, tuple(checks), measurement, values=values)
+        return SettingEvidence(description, data, error=str(err), values=values)
+    return SettingEvidence(description, data, tuple(checks), measurement, values=values)
