@@ -31,7 +31,6 @@ Var(q·k) = 16*d_k
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 import sympy
@@ -479,8 +478,3 @@ def scaled_mean_derivation(
             .eq(result, by=ring)
             .qed()
         )  # fmt: skip
-
-
-def all_steps(derivations: Sequence[Derivation]) -> int:
-    """The number of steps in ``derivations`` (for summaries)."""
-    return sum(len(d.steps) for d in derivations)

@@ -100,7 +100,7 @@ def verify(
         raise completed(claim, assume, refusal, verify) from None
     try:
         setup = prepare(parsed, [parse_assumption(a) for a in assume])
-        context = Context(setup, seed, dict(trials or {}))
+        context = ClaimContext(setup, seed, dict(trials or {}))
         problem = inconsistency(setup.assumptions, context.defined, setup.scope.constants)
         if problem:
             outcomes = [
@@ -179,7 +179,7 @@ def _theorem(name: str) -> Outcome:
     )
 
 
-class Context(Comparisons):
+class ClaimContext(Comparisons):
     """One claim being decided: its setup, and the experiments' seed and sizes."""
 
     def __init__(self, setup: Setup, seed: int, trials: dict[str, int]) -> None:

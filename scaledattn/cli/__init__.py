@@ -40,7 +40,7 @@ COMMANDS = (
 )  # fmt: skip
 
 
-class Parser(argparse.ArgumentParser):
+class CommandParser(argparse.ArgumentParser):
     """An ArgumentParser whose errors are one line and never exit the process.
 
     ``lazy_epilog`` is a function that writes the epilog when help is shown, so that
@@ -73,15 +73,15 @@ class Parser(argparse.ArgumentParser):
         raise UsageError(f"{self.prog}: {message} ({usage}; try '{self.prog} --help')")
 
 
-def build_parser() -> Parser:
+def build_parser() -> CommandParser:
     """The full parser with every subcommand registered."""
-    parser = Parser(
+    parser = CommandParser(
         prog="scaledattn",
         description="Why attention divides q·k by √d_k: derived step by step, checked.",
     )
     parser.add_argument("--version", action="version", version=f"scaledattn {__version__}")
     parser.add_argument("--debug", action="store_true", help="show tracebacks")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=CommandParser)
     for module in COMMANDS:
         module.register(sub)
     docs.register(sub, run=main)  # the docs show commands' output, run in-process

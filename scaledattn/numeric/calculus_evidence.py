@@ -47,7 +47,7 @@ from scaledattn.numeric.enclosure import (
     agreement,
     exact,
 )
-from scaledattn.numeric.measure import Measurement
+from scaledattn.numeric.measure import StatementMeasurement
 from scaledattn.numeric.scores import ScoreSetting, read_setting
 from scaledattn.numeric.spec import format_number
 from scaledattn.render.display import unicode_line
@@ -105,7 +105,7 @@ def _named(expr: Any, value: Approx) -> str:
     return text if text == value.digits() else f"{text} = {value.digits()}"
 
 
-def measure_calculus(derivation: Derivation, setting: ScoreSetting) -> Measurement:
+def measure_calculus(derivation: Derivation, setting: ScoreSetting) -> StatementMeasurement:
     """The statement's left side measured by an independent route, against its right side."""
     lhs, rhs = derivation.statement.lhs, derivation.statement.rhs
     quantity = unicode_line(lhs)
@@ -120,7 +120,9 @@ def measure_calculus(derivation: Derivation, setting: ScoreSetting) -> Measureme
             f"{unicode_line(body)} is {gaps} from {_named(rhs, expected)}"
             f" at λ = {', '.join(map(str, LAMBDAS))}"
         )
-        return Measurement(quantity, "growing-λ", expected, measured, agrees, lhs, detail=detail)
+        return StatementMeasurement(
+            quantity, "growing-λ", expected, measured, agrees, lhs, detail=detail
+        )
     if has_derivative(lhs):
         fine = CalculusEvaluator(setting, difference=STEP).value(lhs)
         coarse = CalculusEvaluator(setting, difference=COARSE_STEP).value(lhs)
@@ -134,7 +136,7 @@ def measure_calculus(derivation: Derivation, setting: ScoreSetting) -> Measureme
             f"{_named(rhs, expected)}; central difference of {quantity} (h = 1e-21):"
             f" {fine.digits()} ± {mpmath.nstr(error, 2)}"
         )
-        return Measurement(
+        return StatementMeasurement(
             quantity, "central-difference", expected, fine, agrees, lhs, detail=detail
         )
     measured = exact_ev.value(lhs)
@@ -143,7 +145,7 @@ def measure_calculus(derivation: Derivation, setting: ScoreSetting) -> Measureme
         detail = f"{quantity} = {unicode_line(rhs)} = {measured.digits()}"
     else:
         detail = f"{quantity} = {measured.digits()}, but {_named(rhs, expected)}"
-    return Measurement(quantity, "direct", expected, measured, agrees, lhs, detail=detail)
+    return StatementMeasurement(quantity, "direct", expected, measured, agrees, lhs, detail=detail)
 
 
 def calculus_setting_evidence(derivation: Derivation, data: Mapping[str, Any]) -> SettingEvidence:

@@ -13,7 +13,7 @@ from typing import Any
 
 from scaledattn.kernel.theorem import Step
 from scaledattn.numeric.evaluate import Num, show
-from scaledattn.numeric.measure import Measurement
+from scaledattn.numeric.measure import StatementMeasurement
 
 __all__ = ["DerivationEvidence", "Setting", "SettingEvidence", "StepCheck", "step_label"]
 
@@ -52,7 +52,7 @@ class SettingEvidence:
     description: str
     data: Setting
     steps: tuple[StepCheck, ...] = ()
-    measurement: Measurement | None = None
+    measurement: StatementMeasurement | None = None
     error: str = ""
     unsupported: bool = False
     values: Mapping[str, Any] = field(default_factory=dict)
