@@ -40,6 +40,7 @@ from collections.abc import Callable
 
 from sympy import Add, Expr, Mul, S, Symbol
 
+from scaledattn.calculator import expansion
 from scaledattn.derive import Builder, calc, group, run
 from scaledattn.kernel import (
     CrossSum,
@@ -63,9 +64,7 @@ from scaledattn.kernel.rules import (
     expectation_linear,
     expectation_mul_of_indep,
     ring,
-    split_diagonal,
     substitute_moment,
-    sum_mul_sum,
     sum_unroll,
     variance_def,
 )
@@ -85,32 +84,11 @@ def diagonal_and_cross(proof: Builder) -> Builder:
 
     The steps every variance derivation below shares: the definition of variance,
     the square of the sum as a double sum, and its split into the diagonal i = j
-    and the cross terms i ≠ j, each factored by independence.
+    and the cross terms i ≠ j, each factored by independence. The chain has one
+    home, :func:`scaledattn.calculator.expansion.diagonal_and_cross`, which the
+    calculator's derivations for a setting write too.
     """
-    qk_i = q[i] * k[i]
-    return (
-        proof
-        .eq(E(Dot(q, k) ** 2) - E(Dot(q, k)) ** 2,                            by=variance_def)
-        .eq(E(IndexSum(qk_i, i, d) ** 2) - E(IndexSum(qk_i, i, d)) ** 2,       by=dot_def)
-        .eq(E(IndexSum(IndexSum(qk_i * q[j] * k[j], j, d), i, d))
-            - E(IndexSum(qk_i, i, d)) ** 2,                                   by=sum_mul_sum,
-            note="the square of a sum is a double sum")
-        .eq(IndexSum(IndexSum(E(qk_i * q[j] * k[j]), j, d), i, d)
-            - IndexSum(E(qk_i), i, d) ** 2,                                   by=expectation_linear)
-        .eq(IndexSum(E(q[i] ** 2 * k[i] ** 2), i, d)
-            + CrossSum(E(qk_i * q[j] * k[j]), i, j, d)
-            - IndexSum(E(qk_i), i, d) ** 2,                                   by=split_diagonal,
-            note="d_k diagonal terms (i = j) and d_k(d_k − 1) cross terms (i ≠ j)")
-        .eq(IndexSum(E(q[i] ** 2) * E(k[i] ** 2), i, d)
-            + CrossSum(E(q[i]) * E(k[i]) * E(q[j]) * E(k[j]), i, j, d)
-            - IndexSum(E(q[i]) * E(k[i]), i, d) ** 2,                         by=expectation_mul_of_indep,
-            note="independence factors every term")
-        .eq(IndexSum(group(Var(q[i]) + E(q[i]) ** 2) * group(Var(k[i]) + E(k[i]) ** 2), i, d)
-            + CrossSum(E(q[i]) * E(k[i]) * E(q[j]) * E(k[j]), i, j, d)
-            - IndexSum(E(q[i]) * E(k[i]), i, d) ** 2,                         by=variance_def,
-            note="E[X²] = Var(X) + E[X]²")
-    )
-
+    return expansion.diagonal_and_cross(proof, q, k, i, j)
 
 with as_written():
     dot_product_mean = (
