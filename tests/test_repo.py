@@ -61,8 +61,9 @@ MODULES = {_module_name(p): p for p in PACKAGE.rglob("*.py")}
 def _imports(path: Path) -> set[str]:
     """Every module ``path`` imports: at the top, inside functions, or by ``import_module``.
 
-    ``from A import B`` counts A, and A.B when that is a module; an ``import_module``
-    of an f-string counts every module its constant prefix names.
+    ``from A import B`` counts A.B when that is a module (A loads as its parent, as
+    with ``import A.B``), else A; an ``import_module`` of an f-string counts every
+    module its constant prefix names.
     """
     tree = ast.parse(path.read_text(encoding="utf-8"))
     found: set[str] = set()
@@ -71,8 +72,8 @@ def _imports(path: Path) -> set[str]:
             found.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.module:
             assert node.level == 0, f"{path.name}: a relative import"
-            found.add(node.module)
-            found.update(f"{node.module}.{a.name}" for a in node.names)
+            submodules = {f"{node.module}.{a.name}" for a in node.names} & set(MODULES)
+            found.update(submodules or {node.module})  # a package is loaded as a parent
         elif isinstance(node, ast.Call) and node.args:
             func = node.func
             name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
