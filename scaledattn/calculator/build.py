@@ -1,7 +1,8 @@
 """Automation: build the derivations of E[q·k], Var(q·k) and the scale c for a setting.
 
 The functions here are *untrusted*: they write derivations, in the same shape as the
-hand-written ones in ``proofs/dot_product_variance.py`` and ``proofs/unique_scale.py``,
+theorems of ``scaledattn.proofs.dot_product_variance`` (whose variance expansion,
+:mod:`scaledattn.calculator.expansion`, they share) and ``scaledattn.proofs.unique_scale``,
 for the moments of a given setting. Nothing is decided here; the kernel checks
 every step when the derivation is proved (:func:`scaledattn.derive.prove`).
 

@@ -87,7 +87,7 @@ def register(sub: Any) -> None:
 def projected_variances(args: argparse.Namespace) -> tuple[str, str, dict[str, str]]:
     """Var(qᵢ), Var(kᵢ) as text: σ²‖x‖² from --init-std and --input-norm, or --var-q, --var-k.
 
-    The component lemma of proofs/projected_scores.py: a row w of W with i.i.d. entries
+    The component lemma of scaledattn.proofs.projected_scores: a row w of W with i.i.d. entries
     of variance σ² gives Var(w·x) = σ²‖x‖² for a fixed token x.
     """
     from scaledattn.calculator import parse_expression

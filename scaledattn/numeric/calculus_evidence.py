@@ -1,4 +1,4 @@
-"""Numeric witnesses of the softmax derivations: every step on concrete scores.
+"""Numeric evidence for the softmax derivations: every step on concrete scores.
 
 For each setting (:mod:`scaledattn.numeric.scores`) the declared assumptions are
 checked first: ``m ∈ 1..n`` and ``t ≠ w`` on the concrete indices, and each

@@ -96,7 +96,7 @@ class SettingEvidence:
 
 @dataclass(frozen=True)
 class DerivationEvidence:
-    """Every setting's witness for one derivation."""
+    """Every setting's evidence for one derivation."""
 
     name: str
     source: str

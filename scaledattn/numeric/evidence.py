@@ -1,4 +1,4 @@
-"""Numeric witnesses of a derivation: every step evaluated on concrete models.
+"""Numeric evidence for a derivation: every step evaluated on concrete models.
 
 For each setting (from the proof module's ``evidence()``, or built from the
 derivation's assumptions by :mod:`scaledattn.numeric.settings`) the model is
@@ -149,15 +149,15 @@ def derivation_evidence(
             return DerivationEvidence(
                 derivation.name, source, (SettingEvidence("no setting", {}, error=str(err)),)
             )
-    witnesses = tuple(
+    found = tuple(
         _setting_evidence(derivation, data, _seed(derivation.name, n))
         for n, data in enumerate(settings)
     )
-    return DerivationEvidence(derivation.name, source, witnesses)
+    return DerivationEvidence(derivation.name, source, found)
 
 
 def module_evidence(module: Any, d: Derivation) -> DerivationEvidence:
-    """The numeric witness of one derivation, on its module's evidence() if it has one."""
+    """The numeric evidence for one derivation, on its module's evidence() if it has one."""
     evidence = getattr(module.module, "evidence", None)
     settings = evidence().get(d.name) if callable(evidence) else None
     return derivation_evidence(d, settings)
