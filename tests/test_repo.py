@@ -59,6 +59,11 @@ MODULES = {_module_name(p): p for p in PACKAGE.rglob("*.py")}
 
 
 def _imports(path: Path) -> set[str]:
+    """Every module of the package ``path`` imports (see :func:`_all_imports`)."""
+    return {n for n in _all_imports(path) if n in MODULES}
+
+
+def _all_imports(path: Path) -> set[str]:
     """Every module ``path`` imports: at the top, inside functions, or by ``import_module``.
 
     ``from A import B`` counts A.B when that is a module (A loads as its parent, as
@@ -86,7 +91,7 @@ def _imports(path: Path) -> set[str]:
                 prefix = str(arg.values[0].value)
                 found.update(m for m in MODULES if m.startswith(prefix))
             # A computed name (torchattn's torch and transformers) is not of the package.
-    return {n for n in found if n in MODULES}
+    return found
 
 
 def _place(module: str) -> tuple[int, str] | None:
@@ -208,9 +213,7 @@ def test_the_printers_and_hints_are_installed_when_the_kernel_loads() -> None:
 
 @pytest.mark.parametrize("path", sorted((PACKAGE / "kernel").glob("*.py")), ids=lambda p: p.name)
 def test_the_kernel_imports_only_sympy_and_the_standard_library(path: Path) -> None:
-    import sys
-
-    for name in _imports(path):
+    for name in _all_imports(path):
         top = name.split(".")[0]
         if top == "scaledattn":
             continue
