@@ -27,7 +27,7 @@ Examples
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from statistics import NormalDist
@@ -282,19 +282,6 @@ def estimate_scores(q: Distribution, k: Distribution, d: int, samples: int, seed
         return sample_scores(q, k, d, rng, rows, buffers)
 
     return estimate(draw, samples, seed, width=d, trusted=not warning, warning=warning)
-
-
-def iter_chunks(
-    draw: Callable[[np.random.Generator, int], Array], samples: int, seed: int, width: int
-) -> Iterator[Array]:
-    """The chunks :func:`estimate` would fold, for callers that need the raw draws."""
-    rng = np.random.default_rng(seed)
-    rows = chunk_rows(width)
-    done = 0
-    while done < samples:
-        take = min(rows, samples - done)
-        yield draw(rng, take)
-        done += take
 
 
 # ------------------------------------------------------------ tests' check

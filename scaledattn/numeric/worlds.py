@@ -31,6 +31,7 @@ import mpmath
 import sympy
 from sympy import Symbol
 
+from scaledattn.errors import Undecided, Undefined
 from scaledattn.kernel.assumptions import (
     Assumption,
     Independence,
@@ -52,8 +53,6 @@ from scaledattn.numeric.semantics import (
     DIGITS,
     AtomKey,
     Num,
-    Undecided,
-    Undefined,
     World,
     check_world,
     plus,

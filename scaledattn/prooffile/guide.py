@@ -10,7 +10,7 @@ from __future__ import annotations
 from functools import cache
 
 from scaledattn.derive import audit_of
-from scaledattn.prooffile.files import Checked, check_text
+from scaledattn.prooffile.files import CheckedFile, check_text
 from scaledattn.prooffile.lessons import EXERCISES, MISTAKES
 from scaledattn.registry import find_derivation
 from scaledattn.render.proof import proof_document
@@ -78,7 +78,7 @@ assume: ASSUMPTION            (any number of lines; optional)
 
 
 @cache
-def checked_example(name: str) -> Checked:
+def checked_example(name: str) -> CheckedFile:
     """The check of an exercise or a mistake of :mod:`~scaledattn.prooffile.lessons` (cached)."""
     text = EXERCISES[name] if name in EXERCISES else MISTAKES[name].text
     return check_text(text, f"{name}.proof")

@@ -45,7 +45,7 @@ from typing import Any
 from sympy import Eq, Expr, Or, Symbol
 
 from scaledattn.calculator.parse import Node, Parser, quote
-from scaledattn.errors import InvalidArgument
+from scaledattn.errors import InvalidArgument, ProofFileError
 from scaledattn.kernel import (
     RULES,
     Assumption,
@@ -70,7 +70,6 @@ from scaledattn.prooffile.terms import KINDS, Names, TermBuilder, parse_text, sp
 __all__ = [
     "MAX_BYTES",
     "Document",
-    "ProofFileError",
     "StepLine",
     "TheoremBlock",
     "parse_document",
@@ -88,21 +87,6 @@ _ASSUME = re.compile(r"assume\s*:")
 _STEP = re.compile(r"(?P<rel><=>|⇔|=)")
 _BY = re.compile(r"\s+by\s+(?P<rule>\S+)\s*$")
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-
-
-class ProofFileError(InvalidArgument):
-    """A malformed proof file: ``path:line:column: message`` (one line)."""
-
-    def __init__(self, message: str, line: int, column: int, path: str = "") -> None:
-        super().__init__(message)
-        self.message, self.line, self.column, self.path = message, line, column, path
-
-    def located(self, path: str) -> ProofFileError:
-        """The same error naming ``path``."""
-        return ProofFileError(self.message, self.line, self.column, path)
-
-    def __str__(self) -> str:
-        return f"{self.path or '<proof>'}:{self.line}:{self.column}: {self.message}"
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sympy import KroneckerDelta, Mul, Symbol, exp
 
+from scaledattn.errors import Undecided, Undefined
 from scaledattn.kernel import (
     Cov,
     CrossSum,
@@ -34,8 +35,6 @@ from scaledattn.kernel import (
     random_variables,
 )
 from scaledattn.numeric.semantics import (
-    Undecided,
-    Undefined,
     World,
     agree,
     check_world,

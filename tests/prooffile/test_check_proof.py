@@ -13,6 +13,7 @@ from sympy import Integer, Rational, Symbol
 
 from scaledattn.cli import main
 from scaledattn.derive import audit_of
+from scaledattn.errors import ProofFileError
 from scaledattn.kernel import (
     Cov,
     CrossSum,
@@ -30,10 +31,10 @@ from scaledattn.kernel import (
 )
 from scaledattn.kernel.rules import prop_key
 from scaledattn.prooffile.check import TheoremVerdict
-from scaledattn.prooffile.files import Checked, check_file, check_text, read_document
+from scaledattn.prooffile.files import CheckedFile, check_file, check_text, read_document
 from scaledattn.prooffile.guide import checked_example
 from scaledattn.prooffile.lessons import EXERCISES, MISTAKES
-from scaledattn.prooffile.parse import MAX_BYTES, ProofFileError, TheoremBlock
+from scaledattn.prooffile.parse import MAX_BYTES, TheoremBlock
 from scaledattn.prooffile.terms import build_term
 from scaledattn.registry import all_derivations
 from scaledattn.render import render
@@ -54,12 +55,12 @@ def _same(a: object, b: object) -> bool:
     return bool(normal_form(a) == normal_form(b))
 
 
-def _last(checked: Checked, name: str) -> TheoremVerdict:
+def _last(checked: CheckedFile, name: str) -> TheoremVerdict:
     (found,) = [v for v in checked.verdicts if v.block.name == name]
     return found
 
 
-def _assert_same_theorem(checked: Checked, name: str) -> None:
+def _assert_same_theorem(checked: CheckedFile, name: str) -> None:
     original = next(d for d in DERIVATIONS if d.name == name)
     verdict = _last(checked, name)
     assert verdict.verified, checked.text()
@@ -87,7 +88,7 @@ def _unique_blocks(texts: list[str]) -> str:
 
 
 @pytest.fixture(scope="module")
-def proof_round_trip() -> Checked:
+def proof_round_trip() -> CheckedFile:
     """Every built-in theorem written with derive --format proof, read back and checked once."""
     texts = [proof_document(audit_of(d)) for d in DERIVATIONS]
     return check_text(_unique_blocks(texts), "all.proof")
@@ -108,14 +109,14 @@ def json_blocks(tmp_path_factory: pytest.TempPathFactory) -> dict[str, TheoremBl
 
 @pytest.mark.parametrize("derivation", DERIVATIONS, ids=lambda d: d.name)
 def test_every_built_in_theorem_round_trips_through_the_proof_format(
-    derivation: Derivation, proof_round_trip: Checked
+    derivation: Derivation, proof_round_trip: CheckedFile
 ) -> None:
     _assert_same_theorem(proof_round_trip, derivation.name)
 
 
 @pytest.mark.parametrize("derivation", DERIVATIONS, ids=lambda d: d.name)
 def test_every_built_in_theorem_round_trips_through_the_json_certificate(
-    derivation: Derivation, json_blocks: dict[str, TheoremBlock], proof_round_trip: Checked
+    derivation: Derivation, json_blocks: dict[str, TheoremBlock], proof_round_trip: CheckedFile
 ) -> None:
     # The certificate reads back as the same theorem block as the proof file (statement,
     # assumptions, steps and rules), so check-proof's verdict on it is the one above.

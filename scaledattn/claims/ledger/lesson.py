@@ -2,20 +2,20 @@
 
 from __future__ import annotations
 
-from scaledattn.claims.ledger.entry import Entry
+from scaledattn.claims.ledger.entry import LedgerEntry
 
 SOURCE = "000_e1e193e71b2d1e85.txt"
 
 
 def _e(quote: str, claim: str, *assume: str, condition: str = "", note: str = "",
-       inconsistency: bool = False) -> Entry:  # fmt: skip
-    return Entry(SOURCE, quote, claim, tuple(assume), condition, note, inconsistency)
+       inconsistency: bool = False) -> LedgerEntry:  # fmt: skip
+    return LedgerEntry(SOURCE, quote, claim, tuple(assume), condition, note, inconsistency)
 
 
 BACKWARD = "of the gradient a loss on the attention output sends back through the softmax"
 CROSS_ENTROPY = "of the cross-entropy gradient ∂L/∂s = p − y the lesson measures"
 
-ENTRIES: tuple[Entry, ...] = (
+ENTRIES: tuple[LedgerEntry, ...] = (
     _e("64 个键的注意力，79% 的权重压在一个随机选中的错键上",
        "measured(max_weight_unscaled) ≈ 79%",
        note="P2: mean largest weight over 64 keys, d_k = 64, unscaled"),

@@ -6,20 +6,20 @@ quotes keep the text as it is.
 
 from __future__ import annotations
 
-from scaledattn.claims.ledger.entry import Entry
+from scaledattn.claims.ledger.entry import LedgerEntry
 
 SOURCE = "002_ce3c95976c2eff63.txt"
 
 
 def _e(quote: str, claim: str, *assume: str, condition: str = "", note: str = "",
-       inconsistency: bool = False) -> Entry:  # fmt: skip
-    return Entry(SOURCE, quote, claim, tuple(assume), condition, note, inconsistency)
+       inconsistency: bool = False) -> LedgerEntry:  # fmt: skip
+    return LedgerEntry(SOURCE, quote, claim, tuple(assume), condition, note, inconsistency)
 
 
 JACOBIAN = "of the softmax Jacobian diag(p) − ppᵀ"
 CROSS_ENTROPY = "of the cross-entropy gradient ∂L/∂s = p − y on a wrong target"
 
-ENTRIES: tuple[Entry, ...] = (
+ENTRIES: tuple[LedgerEntry, ...] = (
     _e("不加这个缩放模型训练曲线立刻崩掉——梯度几乎为零softmax输出变成one-hot",
        "lim(jacobian) = 0", condition=JACOBIAN),
     _e("不加这个缩放模型训练曲线立刻崩掉——梯度几乎为零softmax输出变成one-hot",
