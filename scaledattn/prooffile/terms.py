@@ -34,7 +34,7 @@ Sum(Sum(q_i', (i', 1, n)), (i, 1, n))
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 import sympy
@@ -445,8 +445,14 @@ def parse_text(text: str) -> Parser:
     return Parser(primes_as_underscores(text), PROOF_SYNTAX)
 
 
-def build_term(text: str, kinds: Mapping[str, str] | None = None) -> Expr:
-    """The kernel term written in ``text``; InvalidArgument naming the first problem."""
+def build_term(
+    text: str, kinds: Mapping[str, str] | None = None, vectors: Iterable[str] = ()
+) -> Expr:
+    """The kernel term written in ``text``; InvalidArgument naming the first problem.
+
+    ``kinds`` and ``vectors`` are what ``assume:`` lines would declare: kinds of names
+    (``{"a": "integer"}``) and random vectors besides q and k (``["w"]``).
+    """
     parser = parse_text(text)
     node = parser.parse()
-    return TermBuilder(Names(dict(kinds or {})), text).build(node)
+    return TermBuilder(Names(dict(kinds or {}), set(vectors)), text).build(node)

@@ -317,6 +317,9 @@ def test_a_step_without_a_justification_or_a_model_is_not_proved_and_not_rejecte
 # ------------------------------------------------------------ properties (Hypothesis)
 
 
+D_MODEL = dimension("d_model")
+
+
 @st.composite
 def kernel_terms(draw: st.DrawFn, depth: int = 3) -> Any:
     """Kernel terms of the probability language: variables, components, moments, sums."""
@@ -327,6 +330,9 @@ def kernel_terms(draw: st.DrawFn, depth: int = 3) -> Any:
         RandomVariable("X"), RandomVariable("Y"), q[i], k[i], q[j], k[2],
         Integer(draw(st.integers(-3, 3))), Rational(1, 2), d, Symbol("c", real=True),
         Symbol("sigma_q", positive=True),
+        # a declared random vector and fixed vectors of other names and dimensions
+        RandomVector("w", D_MODEL)[i], Entry("x", i, D_MODEL), Entry("b_q", j, d),
+        Entry("s", i, dimension("n")),
     ]  # fmt: skip
     if depth == 0 or draw(st.booleans()):
         return draw(st.sampled_from(atoms))
@@ -378,7 +384,7 @@ def test_a_term_written_in_the_proof_format_reads_back_as_the_same_term(term: An
     # A nested sum over the same index is built unshadowed by the kernel (Σᵢ Σᵢ' …,
     # scaledattn.kernel.binders): the primed index is written as it is and read back.
     written = proof_term(term)
-    read = build_term(written)
+    read = build_term(written, {"d_model": "integer"}, ["w"])
     assert read == term
     assert normal_form(read) == normal_form(term)
 
