@@ -122,6 +122,7 @@ def closed_dot(q: Distribution, k: Distribution, d: int) -> sympy.Expr:
 
 
 @given(catalogue_distributions(), catalogue_distributions(), dims(4096))
+@example(*POINT_MASSES, 33)
 def test_dot_product_variance_with_means_holds_by_monte_carlo(
     q: Distribution, k: Distribution, d: int
 ) -> None:
