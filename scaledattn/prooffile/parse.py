@@ -289,6 +289,8 @@ def _assumption(block: TheoremBlock, names: Names, text: str, line: int, column:
             raise reader.error(f"a random vector's name is letters (and primes), got {words[0]!r}")
         if words[0] in names.kinds or words[0] in names.vectors:
             raise reader.error(f"{words[0]} is declared twice")
+        if block.assumptions:  # they were read with w_a a constant
+            raise reader.error("a random vector is declared before the other assume: lines")
         names.vectors.add(words[0])
         return
     parser = reader.parser()

@@ -454,6 +454,11 @@ BAD_DECLARATIONS = {
         (3, 9),
         "declared twice",
     ),
+    "a vector declared after an assumption": (
+        "theorem t: E(X) = E(X)\nassume: E(w_i) = 0\nassume: w random vector\n  = E(X)\n",
+        (3, 9),
+        "declared before the other assume: lines",
+    ),
     "a vector used bare": (
         "theorem t: E(w) = E(w)\nassume: w random vector\n  = E(w)\n",
         (1, 14),
