@@ -382,7 +382,7 @@ def derivation_disagreements(
     problems: list[str] = []
     decided = 0
     for _ in range(worlds):
-        world, _why = draw_world(terms, derivation.assumptions, ch)
+        world, _why = draw_world(terms, derivation.assumptions, ch, shrink=True)
         if world is None:
             continue
         for label, before, after in chain:

@@ -351,11 +351,15 @@ def batch_check(
     if m < 2:
         raise InvalidArgument(f"need at least {2 * check.batches} samples, got {samples.size}")
     parts = samples[: m * check.batches].reshape(check.batches, m)
+    # A batch of identical draws has mean exactly that draw and variance exactly 0;
+    # NumPy's summation leaves rounding noise (a constant 1.3 gives a variance of
+    # 5e-32), which a degenerate law's tolerance of exactly 0 must not see.
+    constant = np.all(parts == parts[:, :1], axis=1)
     if statistic == "mean":
-        values = parts.mean(axis=1)
+        values = np.where(constant, parts[:, 0], parts.mean(axis=1))
         v = variance / m
     elif statistic == "variance":
-        values = parts.var(axis=1, ddof=1)
+        values = np.where(constant, 0.0, parts.var(axis=1, ddof=1))
         v = (fourth_central - (m - 3) / (m - 1) * variance * variance) / m
     else:
         raise InvalidArgument(f"statistic must be 'mean' or 'variance', got {statistic!r}")
