@@ -13,7 +13,7 @@ from __future__ import annotations
 import time
 
 from scaledattn.derive import audit_of
-from scaledattn.numeric.evidence import witness_derivation
+from scaledattn.numeric.evidence import derivation_evidence
 from scaledattn.numeric.scores import is_calculus
 from scaledattn.registry import theorem_modules
 
@@ -32,7 +32,7 @@ def main() -> None:
             audit_of(d)
             t1 = time.perf_counter()
             settings = evidence().get(d.name) if callable(evidence) else None
-            w = witness_derivation(d, settings)
+            w = derivation_evidence(d, settings)
             t2 = time.perf_counter()
             kind = "softmax" if is_calculus(d) else "moments"
             row = totals[kind]

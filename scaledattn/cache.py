@@ -298,25 +298,25 @@ _CHECKED: dict[tuple[int, int], tuple[Any, Any, Checked]] = {}
 
 
 def witness_of(module: Any, derivation: Any) -> Any:
-    """``module_witness(module, derivation)``, computed once per process (by identity).
+    """``module_evidence(module, derivation)``, computed once per process (by identity).
 
     The witnesses are deterministic (fixed seeds), so a second computation would give
     the same result; ``scaledattn docs`` and the test session ask for each many times.
     """
-    from scaledattn.numeric.evidence import module_witness
+    from scaledattn.numeric.evidence import module_evidence
 
     key = (id(module.module), id(derivation))
     hit = _WITNESSES.get(key)
     if hit is not None and hit[0] is module.module and hit[1] is derivation:
         return hit[2]
-    witness = module_witness(module, derivation)
+    witness = module_evidence(module, derivation)
     _WITNESSES[key] = (module.module, derivation, witness)
     return witness
 
 
 def _compute(module: Any, derivation: Any) -> Checked:
     from scaledattn.derive import audit_of
-    from scaledattn.numeric.evidence import witness_line
+    from scaledattn.numeric.evidence import evidence_line
     from scaledattn.render import audit_json, to_json
 
     result = audit_of(derivation)
@@ -326,7 +326,7 @@ def _compute(module: Any, derivation: Any) -> Checked:
         verified=result.verified,
         audit=json.loads(to_json(audit_json(result))),
         witness=json.loads(to_json(w.as_json())),
-        lines=tuple(witness_line(derivation, s) for s in w.settings),
+        lines=tuple(evidence_line(derivation, s) for s in w.settings),
         agrees=w.agrees,
         refuted=w.refuted,
         tested=w.tested,

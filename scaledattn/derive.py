@@ -22,9 +22,6 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-import sympy
-
-from scaledattn.errors import ProofError
 from scaledattn.kernel import (
     Assumption,
     Audit,
@@ -197,13 +194,3 @@ def run(derivations: Sequence[Derivation], fmt: str = "text") -> int:
         return 1
     print(f"Verdict: VERIFIED — all {len(derivations)} derivations checked by the kernel")
     return 0
-
-
-def first_error(result: Audit) -> ProofError | None:
-    """The first rejection of an audit, if any."""
-    return result.errors[0] if result.errors else None
-
-
-def show(expr: Any) -> str:
-    """SymPy string of ``expr`` as written (for notes and messages)."""
-    return str(sympy.sstr(expr, order="none"))

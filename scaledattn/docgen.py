@@ -14,7 +14,7 @@ from pathlib import Path
 
 from scaledattn.cache import checked, rendered, store
 from scaledattn.derive import audit_of
-from scaledattn.docsync import sync_text
+from scaledattn.docsync import Run, sync_text
 from scaledattn.kernel import Derivation
 from scaledattn.registry import TheoremModule, cited_lemmas, theorem_modules
 
@@ -142,26 +142,25 @@ def pages() -> list[Page]:
     return found
 
 
-def write_plots(docs: Path) -> list[str]:
-    """Draw every figure of the docs with the command line (needs matplotlib)."""
-    from scaledattn.cli import main
-
+def write_plots(docs: Path, run: Run) -> list[str]:
+    """Draw every figure of the docs with the command line ``run`` (needs matplotlib)."""
     written = []
     for rel, argv in PLOTS.items():
         target = docs / rel
         target.parent.mkdir(parents=True, exist_ok=True)
-        if main([*argv, "-o", str(target)]) != 0:
+        if run([*argv, "-o", str(target)]) != 0:
             raise RuntimeError(f"drawing {rel} failed")
         written.append(str(target))
     return written
 
 
-def write_docs(root: Path, docs: Path, check: bool = False) -> list[str]:
+def write_docs(root: Path, docs: Path, run: Run, check: bool = False) -> list[str]:
     """Regenerate the pages under ``docs`` and the output blocks of the synced files.
 
     With ``check``, write nothing and return the stale paths (relative to ``root``
     where possible); otherwise return the paths written. A missing figure counts as
-    stale; figures are drawn by :func:`write_plots`, not compared byte for byte.
+    stale; figures are drawn by :func:`write_plots`, not compared byte for byte. ``run``
+    runs a command of the output blocks (the command line's ``main``).
     """
     changed: list[str] = [
         f"{_shown(docs / rel, root)} (missing: scaledattn docs --plots)"
@@ -181,7 +180,7 @@ def write_docs(root: Path, docs: Path, check: bool = False) -> list[str]:
         if not path.exists():
             continue
         text = path.read_text(encoding="utf-8")
-        new, stale = sync_text(text)
+        new, stale = sync_text(text, run)
         if stale:
             changed.append(_shown(path, root))
             if not check:

@@ -10,7 +10,8 @@ its output; ``<!-- source: PATH -->`` before a fenced block shows that file::
     ```
 
 :func:`sync_file` regenerates every such block; with ``check=True`` it only reports
-the stale ones. The commands run in-process through :func:`scaledattn.cli.main`.
+the stale ones. The commands run in-process through the runner the caller hands in
+(the command line's ``main``; this module does not import the command line).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import contextlib
 import io
 import re
 import shlex
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 MARKER = re.compile(r"<!-- output: (?P<cmd>[^>]*?) -->\n```[^\n]*\n(?P<body>.*?)```", re.S)
@@ -30,16 +32,16 @@ SOURCE = re.compile(
 ROOT = Path(__file__).resolve().parents[1]
 #: The folder of the examples whose output a block may show (``python FILE``).
 EXAMPLES = "docs/examples/"
+#: Runs ``scaledattn ARGS`` in-process and returns its exit code: ``scaledattn.cli.main``.
+Run = Callable[[Sequence[str]], int]
 
 
-def command_output(command: str) -> str:
+def command_output(command: str, run: Run) -> str:
     """The standard output of ``scaledattn ARGS``, or of ``python docs/examples/FILE.py``.
 
-    Both run in-process: the command through :func:`scaledattn.cli.main`, an example
-    file with :mod:`runpy` (only files under ``docs/examples/`` of the checkout).
+    Both run in-process: the command through ``run``, an example file with
+    :mod:`runpy` (only files under ``docs/examples/`` of the checkout).
     """
-    from scaledattn.cli import main
-
     words = shlex.split(command)
     out = io.StringIO()
     if len(words) == 2 and words[0] == "python" and words[1].startswith(EXAMPLES):
@@ -54,17 +56,17 @@ def command_output(command: str) -> str:
             f" got {command!r}"
         )
     with contextlib.redirect_stdout(out):
-        main(words[1:])
+        run(words[1:])
     return out.getvalue()
 
 
-def sync_text(text: str) -> tuple[str, list[str]]:
+def sync_text(text: str, run: Run) -> tuple[str, list[str]]:
     """``text`` with every output block regenerated, and the commands whose blocks changed."""
     stale: list[str] = []
 
     def replace(match: re.Match[str]) -> str:
         command = match.group("cmd").strip()
-        body = command_output(command)
+        body = command_output(command, run)
         if not body.endswith("\n"):
             body += "\n"
         if body != match.group("body"):
@@ -81,10 +83,10 @@ def sync_text(text: str) -> tuple[str, list[str]]:
     return SOURCE.sub(source, MARKER.sub(replace, text)), stale
 
 
-def sync_file(path: Path, check: bool = False) -> list[str]:
+def sync_file(path: Path, run: Run, check: bool = False) -> list[str]:
     """Regenerate the output blocks of ``path`` (unless ``check``); return the stale ones."""
     text = path.read_text(encoding="utf-8")
-    new, stale = sync_text(text)
+    new, stale = sync_text(text, run)
     if stale and not check:
         path.write_text(new, encoding="utf-8")
     return stale

@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_generated_pages_and_output_blocks_are_current() -> None:
-    stale = write_docs(ROOT, ROOT / "docs", check=True)
+    stale = write_docs(ROOT, ROOT / "docs", main, check=True)
     assert stale == [], f"stale docs (run: scaledattn docs): {stale}"
 
 

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from scaledattn.cli import main
 from scaledattn.docsync import sync_file
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_readme_output_blocks_match_the_commands() -> None:
-    stale = sync_file(ROOT / "README.md", check=True)
+    stale = sync_file(ROOT / "README.md", main, check=True)
     assert stale == [], f"stale README output blocks (run scaledattn docs): {stale}"
 
 

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import ast
+import builtins
 import importlib
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -12,81 +15,30 @@ import tomllib
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "scaledattn"
 
-#: What each part of the package may import from scaledattn (prefixes). The kernel
-#: may import only SymPy and the exception classes; render and derive sit on the
-#: kernel; nothing but the CLI (and registry/docsync, which run commands) sees the top.
-ALLOWED: dict[str, tuple[str, ...]] = {
-    "scaledattn.errors": (),
-    "scaledattn.kernel": ("scaledattn.errors", "scaledattn.kernel"),
-    "scaledattn.render": (
-        "scaledattn.errors",
-        "scaledattn.kernel",
-        "scaledattn.rulebook",
-        "scaledattn.render",
-    ),
-    "scaledattn.derive": ("scaledattn.errors", "scaledattn.kernel", "scaledattn.render"),
-    "scaledattn.explain": ("scaledattn.errors", "scaledattn.kernel"),
-    "scaledattn.rulebook": ("scaledattn.kernel",),
-    "scaledattn.registry": ("scaledattn.errors", "scaledattn.kernel", "scaledattn.proofs"),
-    "scaledattn.numeric": (
-        "scaledattn.errors",
-        "scaledattn.kernel",
-        "scaledattn.derive",
-        "scaledattn.render",
-        "scaledattn.registry",
-        "scaledattn.numeric",
-        "scaledattn.proofs",
-    ),
-    "scaledattn.calculator": (
-        "scaledattn.errors",
-        "scaledattn.kernel",
-        "scaledattn.render",
-        "scaledattn.derive",
-        "scaledattn.calculator",
-    ),
-    # The fuzzer judges the kernel's rules by the numeric oracle; nothing imports it.
-    "scaledattn.fuzz": (
-        "scaledattn.errors",
-        "scaledattn.kernel",
-        "scaledattn.numeric",
-        "scaledattn.fuzz",
-    ),
-    # The torch extra (SDPA experiments, the audit) sits beside attention; it imports
-    # torch and transformers only inside functions (scaledattn.torchattn.require_torch).
-    "scaledattn.torchattn": (
-        "scaledattn.errors",
-        "scaledattn.kernel",
-        "scaledattn.derive",
-        "scaledattn.render",
-        "scaledattn.proofs",
-        "scaledattn.attention",
-        "scaledattn.torchattn",
-    ),
-    # Claims sit on everything below them and are used only by the CLI and docgen.
-    "scaledattn.claims": (
-        "scaledattn.errors",
-        "scaledattn.kernel",
-        "scaledattn.render",
-        "scaledattn.derive",
-        "scaledattn.registry",
-        "scaledattn.calculator",
-        "scaledattn.numeric",
-        "scaledattn.attention",
-        "scaledattn.claims",
-    ),
-    # Proof files (check-proof) sit on the claims layer; only the CLI and docgen use them.
-    "scaledattn.prooffile": (
-        "scaledattn.errors",
-        "scaledattn.kernel",
-        "scaledattn.render",
-        "scaledattn.derive",
-        "scaledattn.registry",
-        "scaledattn.calculator",
-        "scaledattn.numeric",
-        "scaledattn.claims",
-        "scaledattn.prooffile",
-    ),
-}
+#: The layers, from the bottom, as README.md's "How it is built" states them: a module
+#: imports only from its own place and the places of earlier layers (never a later
+#: layer, nor another place of its own layer). Every module of the package has a place.
+LAYERS: tuple[tuple[str, ...], ...] = (
+    ("scaledattn.errors",),
+    ("scaledattn.kernel",),
+    ("scaledattn.rulebook", "scaledattn.explain"),
+    ("scaledattn.render",),
+    ("scaledattn.derive",),
+    ("scaledattn.calculator", "scaledattn.numeric"),
+    ("scaledattn.proofs",),
+    ("scaledattn.registry", "scaledattn.grading", "scaledattn.attention", "scaledattn.fuzz"),
+    ("scaledattn.claims", "scaledattn.torchattn"),
+    ("scaledattn.prooffile",),
+    ("scaledattn.citations", "scaledattn.cache", "scaledattn.docsync"),
+    ("scaledattn.docgen",),
+    ("scaledattn.cli",),
+    ("scaledattn.__main__",),
+)
+#: The package's own __init__, outside the layers: it installs the term printers and the
+#: refusal hints when the kernel loads, and imports the calculator on first use.
+TOP_IMPORTS = ("scaledattn.render.strings", "scaledattn.explain", "scaledattn.calculator")
+#: What the thin runners proofs/NAME.py import.
+RUNNER_IMPORTS = ("scaledattn.derive", "scaledattn.grading", "scaledattn.proofs")
 KERNEL_THIRD_PARTY = {"sympy"}
 # Code lines (no blanks, comments or docstrings): the probability core (expr,
 # assumptions, rules, theorem) is about 1,360 and the softmax calculus (vectors,
@@ -103,44 +55,165 @@ def _module_name(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
+MODULES = {_module_name(p): p for p in PACKAGE.rglob("*.py")}
+
+
 def _imports(path: Path) -> set[str]:
+    """Every module of the package ``path`` imports (see :func:`_all_imports`)."""
+    return {n for n in _all_imports(path) if n in MODULES}
+
+
+def _all_imports(path: Path) -> set[str]:
+    """Every module ``path`` imports: at the top, inside functions, or by ``import_module``.
+
+    ``from A import B`` counts A.B when that is a module (A loads as its parent, as
+    with ``import A.B``), else A; an ``import_module`` of an f-string counts every
+    module its constant prefix names.
+    """
     tree = ast.parse(path.read_text(encoding="utf-8"))
     found: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            found.add(node.module)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            assert node.level == 0, f"{path.name}: a relative import"
+            submodules = {f"{node.module}.{a.name}" for a in node.names} & set(MODULES)
+            found.update(submodules or {node.module})  # a package is loaded as a parent
+        elif isinstance(node, ast.Call) and node.args:
+            func = node.func
+            name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+            if name not in ("import_module", "__import__"):
+                continue
+            arg = node.args[0]
+            if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+                found.add(arg.value)
+            elif isinstance(arg, ast.JoinedStr) and isinstance(arg.values[0], ast.Constant):
+                prefix = str(arg.values[0].value)
+                found.update(m for m in MODULES if m.startswith(prefix))
+            # A computed name (torchattn's torch and transformers) is not of the package.
     return found
 
 
-def _rule_for(module: str) -> tuple[str, ...] | None:
-    for prefix, allowed in ALLOWED.items():
-        if module == prefix or module.startswith(prefix + "."):
-            return allowed
+def _place(module: str) -> tuple[int, str] | None:
+    """(layer, place) of ``module``, or None if no layer has a place for it."""
+    for n, places in enumerate(LAYERS):
+        for place in places:
+            if module == place or module.startswith(place + "."):
+                return n, place
     return None
 
 
-@pytest.mark.parametrize(
-    "path", sorted(PACKAGE.rglob("*.py")), ids=lambda p: str(p.relative_to(ROOT))
-)
-def test_imports_point_down_the_layers(path: Path) -> None:
-    module = _module_name(path)
-    allowed = _rule_for(module)
-    if allowed is None:
+def test_the_readme_states_the_same_layers() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## How it is built", 1)[1].split("\n## ", 1)[0]
+    rows = [line for line in section.splitlines() if line.startswith("| ")][1:]
+    stated = tuple(
+        tuple(
+            cell.strip().strip("`").removesuffix("/").removesuffix(".py").replace("/", ".")
+            for cell in row.split("|")[2].split(", ")
+        )
+        for row in rows
+    )
+    assert stated == tuple(tuple(p.strip() for p in layer) for layer in LAYERS)
+
+
+@pytest.mark.parametrize("module", sorted(MODULES))
+def test_every_module_has_a_place_and_imports_only_what_lies_below(module: str) -> None:
+    imported = _imports(MODULES[module]) - {"scaledattn"}  # the package: always loaded
+    if module == "scaledattn":
+        assert imported <= set(TOP_IMPORTS)
         return
-    for name in _imports(path):
-        if name.startswith("scaledattn"):
-            assert any(name == a or name.startswith(a + ".") for a in allowed), (
-                f"{module} imports {name}"
-            )
+    own = _place(module)
+    assert own is not None, f"{module} has no row in LAYERS (and README's table)"
+    for name in imported:
+        theirs = _place(name)
+        assert theirs is not None, f"{module} imports {name}, which has no row"
+        assert theirs[1] == own[1] or theirs[0] < own[0], f"{module} imports {name}"
+
+
+def test_no_import_cycle_counting_imports_in_functions_and_import_module() -> None:
+    graph = {m: _imports(p) - {m, "scaledattn"} for m, p in MODULES.items()}
+    done: set[str] = set()
+
+    def visit(module: str, path: list[str]) -> None:
+        if module in path:
+            cycle = [*path[path.index(module) :], module]
+            raise AssertionError("import cycle: " + " → ".join(cycle))
+        if module in done:
+            return
+        for name in sorted(graph[module]):
+            visit(name, [*path, module])
+        done.add(module)
+
+    for module in sorted(graph):
+        visit(module, [])
+
+
+def test_the_layering_test_sees_imports_in_functions_and_import_module() -> None:
+    registry = _imports(PACKAGE / "registry.py")
+    assert "scaledattn.proofs" in registry  # import_module("scaledattn.proofs")
+    assert "scaledattn.proofs.variance_of_sum" in registry  # an f-string's prefix
+    assert "scaledattn.calculator" in _imports(PACKAGE / "__init__.py")  # inside a function
+
+
+RUNNERS = sorted((ROOT / "proofs").glob("*.py"))
+
+
+def test_every_proof_module_has_a_thin_runner_that_imports_only_it() -> None:
+    assert not (ROOT / "proofs" / "__init__.py").exists(), "proofs/ holds scripts, not a package"
+    modules = {p.stem for p in (PACKAGE / "proofs").glob("*.py")} - {"__init__"}
+    assert {p.stem for p in RUNNERS} == modules
+    for runner in RUNNERS:
+        tree = ast.parse(runner.read_text(encoding="utf-8"))
+        names = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
+        assert f"scaledattn.proofs.{runner.stem}" in names
+        assert all(n is not None and n.startswith(RUNNER_IMPORTS) for n in names), runner.name
+
+
+def test_every_exception_class_lives_in_errors() -> None:
+    errors = ast.parse((PACKAGE / "errors.py").read_text(encoding="utf-8"))
+    ours = {n.name for n in ast.walk(errors) if isinstance(n, ast.ClassDef)}
+    builtin = {n for n in dir(builtins) if isinstance(getattr(builtins, n), type)}
+    exceptions = ours | {n for n in builtin if issubclass(getattr(builtins, n), BaseException)}
+    for module, path in MODULES.items():
+        if module == "scaledattn.errors":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ClassDef):
+                bases = {
+                    b.id if isinstance(b, ast.Name) else getattr(b, "attr", "") for b in node.bases
+                }
+                assert not bases & exceptions, f"{module}.{node.name} is an exception class"
+
+
+def _loaded_by(statement: str) -> set[str]:
+    script = f"import sys; {statement}; print(' '.join(sorted(sys.modules)))"
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    return set(out.stdout.split())
+
+
+def test_importing_errors_loads_no_sympy_and_nothing_else_of_the_package() -> None:
+    loaded = _loaded_by("import scaledattn.errors")
+    assert not {m for m in loaded if m.split(".")[0] in ("sympy", "numpy", "mpmath")}
+    assert {m for m in loaded if m.startswith("scaledattn")} == {"scaledattn", "scaledattn.errors"}
+
+
+def test_the_printers_and_hints_are_installed_when_the_kernel_loads() -> None:
+    statement = (
+        "import scaledattn.kernel; from sympy.printing.str import StrPrinter;"
+        " from scaledattn.kernel import expr, theorem;"
+        " assert any(getattr(getattr(StrPrinter, n), '_scaledattn', False)"
+        " for n in dir(StrPrinter));"
+        " assert theorem.HINTS and expr.WITNESSES"
+    )
+    loaded = _loaded_by(statement)
+    assert {"scaledattn.render.strings", "scaledattn.explain"} <= loaded
+    assert "scaledattn.calculator" not in loaded
 
 
 @pytest.mark.parametrize("path", sorted((PACKAGE / "kernel").glob("*.py")), ids=lambda p: p.name)
 def test_the_kernel_imports_only_sympy_and_the_standard_library(path: Path) -> None:
-    import sys
-
-    for name in _imports(path):
+    for name in _all_imports(path):
         top = name.split(".")[0]
         if top == "scaledattn":
             continue
@@ -171,7 +244,7 @@ def test_the_kernel_stays_small_enough_to_audit() -> None:
     assert lines <= KERNEL_LINE_BUDGET, f"kernel: {lines} code lines; raise the budget on purpose"
 
 
-PROOFS = sorted(p for p in (ROOT / "proofs").glob("*.py") if p.name != "__init__.py")
+PROOFS = sorted(p for p in (PACKAGE / "proofs").glob("*.py") if p.name != "__init__.py")
 
 
 @pytest.mark.parametrize("path", PROOFS, ids=lambda p: p.stem)
@@ -195,5 +268,5 @@ def test_every_proof_module_is_registered() -> None:
 def test_pyproject_lists_every_package() -> None:
     config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     listed = set(config["tool"]["setuptools"]["packages"])
-    found = {_module_name(p) for p in PACKAGE.rglob("__init__.py")} | {"scaledattn.proofs"}
+    found = {_module_name(p) for p in PACKAGE.rglob("__init__.py")}
     assert found == listed

@@ -1,10 +1,9 @@
 """A first proof: variances add for independent X and Y; then the same proof gone wrong."""
 
-from scaledattn.proofs.variance_of_sum import variance_of_sum
-
 from scaledattn.derive import audit_of, calc, group
 from scaledattn.kernel import Cov, E, Independent, Var, random_variables
 from scaledattn.kernel.rules import covariance_def, expectation_mul_of_indep, ring
+from scaledattn.proofs.variance_of_sum import variance_of_sum
 from scaledattn.render import render
 
 X, Y = random_variables("X Y")

@@ -51,8 +51,9 @@ from numpy.typing import NDArray
 
 from scaledattn.attention.experiments import ExperimentResult, _check_seed, check_trials
 from scaledattn.attention.softmax import softmax
-from scaledattn.attention.stats import Z95, Measurement, mean_measurement
+from scaledattn.attention.stats import Measurement, mean_measurement
 from scaledattn.attention.training import check_lr
+from scaledattn.numeric.montecarlo import Z95
 
 __all__ = [
     "DIM",

@@ -18,9 +18,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from scaledattn.attention.experiments import PUBLISHED, Progress, saturation_samples
-from scaledattn.attention.stats import Z95
 from scaledattn.attention.training import BLOW_UP, SETTINGS, setting_name
 from scaledattn.errors import InvalidArgument
+from scaledattn.numeric.montecarlo import Z95
 
 __all__ = [
     "FORMATS",

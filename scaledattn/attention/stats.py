@@ -22,16 +22,15 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from statistics import NormalDist
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
 from scaledattn.errors import InvalidArgument
+from scaledattn.numeric.montecarlo import Z95
 
 __all__ = [
-    "Z95",
     "Measurement",
     "exact",
     "mean_measurement",
@@ -40,9 +39,6 @@ __all__ = [
     "ratio_measurement",
     "std_measurement",
 ]
-
-#: The two-sided 95% normal quantile, Φ⁻¹(0.975).
-Z95 = NormalDist().inv_cdf(0.975)
 
 
 @dataclass(frozen=True)

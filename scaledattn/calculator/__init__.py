@@ -15,9 +15,10 @@ It imports only the kernel, :mod:`scaledattn.derive` and SymPy, so the proof
 modules may use it.
 """
 
-from scaledattn.calculator.answer import Answer, CannotDerive, answer, mean, scale, variance
+from scaledattn.calculator.answer import Answer, answer, mean, scale, variance
 from scaledattn.calculator.parse import parse_expression
 from scaledattn.calculator.setting import Setting, setting
+from scaledattn.errors import CannotDerive
 
 __all__ = [
     "Answer",

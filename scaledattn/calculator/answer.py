@@ -37,18 +37,14 @@ from scaledattn.calculator.build import (
 from scaledattn.calculator.parse import parse_expression
 from scaledattn.calculator.setting import Setting, setting
 from scaledattn.derive import audit_of, prove
-from scaledattn.errors import InvalidArgument, ProofError
+from scaledattn.errors import CannotDerive, InvalidArgument
 from scaledattn.kernel import Derivation, Dot, E, Equation, Equivalence, RandomVector, Theorem, Var
 from scaledattn.kernel.expr import rebuild
 from scaledattn.render.printers import latex
 
-__all__ = ["QUANTITIES", "Answer", "CannotDerive", "answer", "mean", "scale", "variance"]
+__all__ = ["QUANTITIES", "Answer", "answer", "mean", "scale", "variance"]
 
 QUANTITIES = ("mean", "variance", "scale")
-
-
-class CannotDerive(ProofError):
-    """The kernel refused the automation's derivation for this setting."""
 
 
 @dataclass(frozen=True, eq=False)

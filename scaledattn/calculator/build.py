@@ -1,7 +1,8 @@
 """Automation: build the derivations of E[q·k], Var(q·k) and the scale c for a setting.
 
 The functions here are *untrusted*: they write derivations, in the same shape as the
-hand-written ones in ``proofs/dot_product_variance.py`` and ``proofs/unique_scale.py``,
+theorems of ``scaledattn.proofs.dot_product_variance`` (whose variance expansion,
+:mod:`scaledattn.calculator.expansion`, they share) and ``scaledattn.proofs.unique_scale``,
 for the moments of a given setting. Nothing is decided here; the kernel checks
 every step when the derivation is proved (:func:`scaledattn.derive.prove`).
 
@@ -31,13 +32,13 @@ Var(q·k) = 16*d_k
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 import sympy
 from sympy import Eq, Expr, Or, Symbol
 from sympy.core.parameters import evaluate
 
+from scaledattn.calculator import expansion
 from scaledattn.calculator.gaussian import JointMoments, joint_moments
 from scaledattn.calculator.setting import Setting
 from scaledattn.derive import Builder, calc, equivalence, group
@@ -45,7 +46,6 @@ from scaledattn.kernel import (
     Assumption,
     Context,
     Cov,
-    CrossSum,
     Derivation,
     Dot,
     E,
@@ -71,14 +71,11 @@ from scaledattn.kernel.rules import (
     expectation_linear,
     expectation_mul_of_indep,
     ring,
-    split_diagonal,
     sqrt_mul,
     square_roots,
     std_def,
     substitute_moment,
-    sum_mul_sum,
     variance_const_mul,
-    variance_def,
 )
 
 __all__ = [
@@ -206,7 +203,7 @@ def _times(count: Expr, body: Expr) -> Expr:
 
 def _sums(s: Setting, diagonal: Expr, cross: Expr, mean: Expr) -> Expr:
     """Σᵢ diagonal + Σ_{i≠j} cross − (Σᵢ mean)², as written."""
-    return IndexSum(diagonal, i, s.d) + CrossSum(cross, i, j, s.d) - IndexSum(mean, i, s.d) ** 2
+    return expansion.sums(diagonal, cross, mean, i, j, s.d)
 
 
 def _sums_evaluated(s: Setting) -> Expr:
@@ -216,59 +213,24 @@ def _sums_evaluated(s: Setting) -> Expr:
 
 
 def _variance_to_sums(s: Setting, proof: Builder) -> Builder:
-    """Steps from Var(q·k) to Σᵢ D + Σ_{i≠j} C − (Σᵢ M)² with D, C, M known numbers."""
-    q, k, d = *vectors(s), s.d
+    """Steps from Var(q·k) to Σᵢ D + Σ_{i≠j} C − (Σᵢ M)² with D, C, M known numbers.
+
+    The expansion itself is :mod:`scaledattn.calculator.expansion`, the chain the
+    theorems of ``scaledattn.proofs.dot_product_variance`` write too.
+    """
+    q, k = vectors(s)
     qk_i, qk_j = q[i] * k[i], q[j] * k[j]
     mq, mk, vq, vk = s.mean_q, s.mean_k, s.var_q, s.var_k
-    proof = (
-        proof.eq(E(Dot(q, k) ** 2) - E(Dot(q, k)) ** 2, by=variance_def)
-        .eq(E(IndexSum(qk_i, i, d) ** 2) - E(IndexSum(qk_i, i, d)) ** 2, by=dot_def)
-        .eq(
-            E(IndexSum(IndexSum(qk_i * qk_j, j, d), i, d)) - E(IndexSum(qk_i, i, d)) ** 2,
-            by=sum_mul_sum,
-            note="the square of a sum is a double sum",
-        )
-        .eq(
-            IndexSum(IndexSum(E(qk_i * qk_j), j, d), i, d) - IndexSum(E(qk_i), i, d) ** 2,
-            by=expectation_linear,
-        )
-        .eq(
-            _sums(s, E(q[i] ** 2 * k[i] ** 2), E(qk_i * qk_j), E(qk_i)),
-            by=split_diagonal,
-            note="d_k diagonal terms (i = j) and d_k(d_k − 1) cross terms (i ≠ j)",
-        )
-    )
+    proof = expansion.to_sums(proof, q, k, i, j)
     if s.corr is None:
-        proof = (
-            proof.eq(
-                _sums(
-                    s,
-                    E(q[i] ** 2) * E(k[i] ** 2),
-                    E(q[i]) * E(k[i]) * E(q[j]) * E(k[j]),
-                    E(q[i]) * E(k[i]),
-                ),
-                by=expectation_mul_of_indep,
-                note="independence factors every term",
-            )
-            .eq(
-                _sums(
-                    s,
-                    group(Var(q[i]) + E(q[i]) ** 2) * group(Var(k[i]) + E(k[i]) ** 2),
-                    E(q[i]) * E(k[i]) * E(q[j]) * E(k[j]),
-                    E(q[i]) * E(k[i]),
-                ),
-                by=variance_def,
-                note="E[X²] = Var(X) + E[X]²",
-            )
-            .eq(
-                _sums(
-                    s,
-                    group(vq + mq**2) * group(vk + mk**2),
-                    mq * mk * mq * mk,
-                    mq * mk,
-                ),
-                by=substitute_moment,
-            )
+        proof = expansion.factored(proof, q, k, i, j).eq(
+            _sums(
+                s,
+                group(vq + mq**2) * group(vk + mk**2),
+                mq * mk * mq * mk,
+                mq * mk,
+            ),
+            by=substitute_moment,
         )
     else:
         cov = _covariance(s)
@@ -479,8 +441,3 @@ def scaled_mean_derivation(
             .eq(result, by=ring)
             .qed()
         )  # fmt: skip
-
-
-def all_steps(derivations: Sequence[Derivation]) -> int:
-    """The number of steps in ``derivations`` (for summaries)."""
-    return sum(len(d.steps) for d in derivations)

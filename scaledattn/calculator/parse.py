@@ -44,7 +44,7 @@ from functools import lru_cache
 import sympy
 from sympy import Expr, Rational, Symbol
 
-from scaledattn.calculator.surface import closest, did_you_mean, normalise, rewrite_tokens
+from scaledattn.calculator.surface import closest, did_you_mean, normalise, quote, rewrite_tokens
 from scaledattn.errors import InvalidArgument
 
 __all__ = [
@@ -80,7 +80,6 @@ MAX_BITS = 1024
 
 FUNCTIONS = ("sqrt",)
 
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 _NUMBER = r"[0-9]+(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?"
 _NAME = r"[A-Za-z][A-Za-z0-9_]*"
 
@@ -143,17 +142,6 @@ class Node:
 
 #: A token: (kind, canonical text, 1-based position); kind is 'number', 'name' or 'op'.
 Token = tuple[str, str, int]
-
-
-def quote(text: str) -> str:
-    r"""``text`` in double quotes for a one-line message: shortened, control characters escaped.
-
-    >>> quote("0\n= 1")
-    '"0\\n= 1"'
-    """
-    shown = text if len(text) <= 60 else text[:57] + "..."
-    shown = _CONTROL.sub(lambda m: repr(m.group())[1:-1], shown)
-    return '"' + shown.replace('"', "'") + '"'
 
 
 _quote = quote

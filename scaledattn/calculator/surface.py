@@ -42,6 +42,7 @@ __all__ = [
     "closest",
     "did_you_mean",
     "normalise",
+    "quote",
     "rewrite_tokens",
 ]
 
@@ -104,6 +105,7 @@ _FRACTIONS = {"frac", "dfrac", "tfrac"}
 BRACKET_CALLS = ("E", "Var", "Cov", "std")
 
 _COMMAND = re.compile(r"\\([A-Za-z]+|.)")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 
 
 class _Out:
@@ -261,10 +263,18 @@ def _command(text: str, i: int, end: int, out: _Out, whole: str) -> int:
     )
 
 
-def _quote(text: str) -> str:
-    from scaledattn.calculator.parse import quote
+def quote(text: str) -> str:
+    r"""``text`` in double quotes for a one-line message: shortened, control characters escaped.
 
-    return quote(text)
+    >>> quote("0\n= 1")
+    '"0\\n= 1"'
+    """
+    shown = text if len(text) <= 60 else text[:57] + "..."
+    shown = _CONTROL.sub(lambda m: repr(m.group())[1:-1], shown)
+    return '"' + shown.replace('"', "'") + '"'
+
+
+_quote = quote
 
 
 # ------------------------------------------------------------------- tokens

@@ -43,7 +43,7 @@ from scaledattn.claims.statistics import (
 from scaledattn.claims.syntax import unparse
 from scaledattn.claims.terms import Value, has_moments, is_literal, tolerance
 from scaledattn.derive import audit_of
-from scaledattn.errors import InvalidArgument
+from scaledattn.errors import InvalidArgument, Undecided
 from scaledattn.kernel import Derivation
 from scaledattn.kernel.expr import is_random
 from scaledattn.render import render
@@ -52,7 +52,6 @@ from scaledattn.render.json import audit_json
 
 __all__ = [
     "Comparisons",
-    "Undecided",
     "degenerate",
     "derivation_evidence",
     "number_text",
@@ -61,10 +60,6 @@ __all__ = [
     "show",
     "unique",
 ]
-
-
-class Undecided(Exception):
-    """A side could not be reduced to a number: the relation is undecided, with this reason."""
 
 
 def degenerate(*exprs: Any) -> bool:

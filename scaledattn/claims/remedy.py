@@ -27,7 +27,7 @@ Examples
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from itertools import combinations
 from typing import Any
@@ -50,9 +50,13 @@ __all__ = ["MAX_TRIES", "completed", "with_remedies"]
 #: At most this many candidates are verified again (each is a full verification).
 MAX_TRIES = 6
 
+#: The verifier, ``verify(claim, assume, remedies=False)``: handed in by
+#: :func:`scaledattn.claims.verify.verify`, so that this module does not import it back.
+Verify = Callable[..., Result]
 
-def with_remedies(claim: Claim, assume: Sequence[str], result: Result) -> Result:
-    """``result``, with the corrected right side and the ways out that verify, if refuted."""
+
+def with_remedies(claim: Claim, assume: Sequence[str], result: Result, verify: Verify) -> Result:
+    """``result``, with the corrected right side and the ways out that ``verify``, if refuted."""
     if result.verdict is not Verdict.REFUTED or claim.kind != "chain" or claim.relations != ("=",):
         return result
     try:
@@ -65,7 +69,7 @@ def with_remedies(claim: Claim, assume: Sequence[str], result: Result) -> Result
         left, right = normalize(lhs, setup.env).end, normalize(rhs, setup.env).end
     except (InvalidArgument, TypeError, ValueError, ArithmeticError):
         return result
-    tries = _Tries(assume)
+    tries = _Tries(assume, verify)
     written = unparse(claim.sides[0])
     correct = result.correct
     if not correct:
@@ -96,18 +100,17 @@ def with_remedies(claim: Claim, assume: Sequence[str], result: Result) -> Result
 class _Tries:
     """Verifications of candidates, at most MAX_TRIES of them."""
 
-    def __init__(self, assume: Sequence[str]) -> None:
+    def __init__(self, assume: Sequence[str], verify: Verify) -> None:
         self.assume = list(assume)
+        self.verify = verify
         self.left = MAX_TRIES
 
     def holds(self, text: str, more: Sequence[str]) -> bool:
         if self.left <= 0:
             return False
         self.left -= 1
-        from scaledattn.claims.verify import verify
-
         try:
-            found = verify(text, [*self.assume, *more], remedies=False)
+            found = self.verify(text, [*self.assume, *more], remedies=False)
         except InvalidArgument:
             return False
         return found.verdict is Verdict.VERIFIED
@@ -201,7 +204,9 @@ def _conditions(
                 yield name, value
 
 
-def completed(text: str, assume: Sequence[str], refusal: InvalidArgument) -> InvalidArgument:
+def completed(
+    text: str, assume: Sequence[str], refusal: InvalidArgument, verify: Verify
+) -> InvalidArgument:
     """``refusal`` of a claim without a relation, completed with the term's value if one verifies.
 
     ``var(dot(q, k))`` alone is not a claim; its value under the assumptions is d_k,
@@ -227,7 +232,7 @@ def completed(text: str, assume: Sequence[str], refusal: InvalidArgument) -> Inv
     except (InvalidArgument, TypeError, ValueError, ArithmeticError):
         return refusal
     candidate = f"{text.strip()} = {sympy.sstr(end)}"
-    if not _Tries(assume).holds(candidate, ()):
+    if not _Tries(assume, verify).holds(candidate, ()):
         return refusal
     return InvalidArgument(f'{refusal}; did you mean "{candidate}"?')
 

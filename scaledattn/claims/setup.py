@@ -37,7 +37,14 @@ from scaledattn.calculator.build import variance_assumptions
 from scaledattn.calculator.setting import Setting
 from scaledattn.claims.automation import Environment, Lemmas
 from scaledattn.claims.syntax import Assumed, Claim, unparse
-from scaledattn.claims.terms import CONSTANTS, MAX_DIMENSION, SCALARS, Scope, Value, components_of
+from scaledattn.claims.terms import (
+    CONSTANTS,
+    MAX_DIMENSION,
+    SCALARS,
+    ClaimScope,
+    Value,
+    components_of,
+)
 from scaledattn.errors import InvalidArgument
 from scaledattn.kernel import (
     Assumption,
@@ -62,7 +69,7 @@ class Setup:
     """Everything a claim is verified under: names, kernel assumptions, lemmas, built sides."""
 
     claim: Claim
-    scope: Scope
+    scope: ClaimScope
     assumptions: list[Assumption] = field(default_factory=list)
     described: list[str] = field(default_factory=list)
     sides: list[Value] = field(default_factory=list)
@@ -158,7 +165,7 @@ def _unit(setup: Setup, name: str) -> Any:
 
 
 @contextmanager
-def quoting(scope: Scope, text: str) -> Iterator[None]:
+def quoting(scope: ClaimScope, text: str) -> Iterator[None]:
     """Errors raised while reading one assumption quote that assumption, not the claim."""
     claim_text, scope.text = scope.text, text
     try:
@@ -199,7 +206,7 @@ def _second_pass(setup: Setup, a: Assumed, qk: dict[str, Any], given: set[str]) 
 
 def prepare(claim: Claim, assumed: Sequence[Assumed]) -> Setup:
     """Read the assumptions, build the claim's sides, and declare what the kernel may use."""
-    setup = Setup(claim, Scope(text=claim.text))
+    setup = Setup(claim, ClaimScope(text=claim.text))
     later: list[Assumed] = []
     for a in assumed:
         with quoting(setup.scope, a.text):

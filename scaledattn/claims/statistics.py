@@ -41,11 +41,11 @@ from scaledattn.attention.experiments import (
     saturation_experiment,
     scores_experiment,
 )
-from scaledattn.attention.stats import Z95, Measurement
+from scaledattn.attention.stats import Measurement
 from scaledattn.attention.training import SETTINGS, setting_name, training_experiment
 from scaledattn.calculator.surface import closest
 from scaledattn.errors import InvalidArgument
-from scaledattn.numeric.montecarlo import Z_AGREE
+from scaledattn.numeric.montecarlo import Z95, Z_AGREE
 
 __all__ = [
     "EXPERIMENTS",

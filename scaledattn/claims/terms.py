@@ -21,7 +21,7 @@ A value is a SymPy expression or a tuple of them (a list). ``rounded`` and
 Examples
 --------
 >>> from scaledattn.claims.syntax import parse_claim
->>> scope = Scope()
+>>> scope = ClaimScope()
 >>> claim = parse_claim("Var(dot(q, k)/d_k) = 1")
 >>> scope.build(claim.sides[0])
 Var((q·k)/d_k)
@@ -57,7 +57,7 @@ __all__ = [
     "MAX_EXP",
     "SCALARS",
     "Box",
-    "Scope",
+    "ClaimScope",
     "Value",
     "has_moments",
     "is_literal",
@@ -144,7 +144,7 @@ def has_moments(expr: Expr) -> bool:
 
 
 @dataclass
-class Scope:
+class ClaimScope:
     """What names mean for one claim: assigned constants, definitions, placeholders.
 
     ``constants`` maps a constant's name to its value (``d_k = 64``); ``definitions``
@@ -227,7 +227,7 @@ class Scope:
                 t for t in (*getattr(parsed, "sides", ()), getattr(parsed, "left", None),
                             getattr(parsed, "right", None)) if t is not None
             ]  # fmt: skip
-            scope = Scope(dict(self.constants), dict(self.definitions), text=text)
+            scope = ClaimScope(dict(self.constants), dict(self.definitions), text=text)
             try:
                 for tree in trees:
                     for name in sorted(names_in(tree)):

@@ -66,11 +66,11 @@ from scaledattn.claims.syntax import parse_assumption, parse_claim, unparse
 from scaledattn.claims.terms import Value, has_moments
 from scaledattn.claims.theorems import limit, proved
 from scaledattn.derive import audit_of
-from scaledattn.errors import InvalidArgument
+from scaledattn.errors import InvalidArgument, Undecided, Undefined
 from scaledattn.kernel import same
 from scaledattn.kernel.expr import is_random, rebuild
 from scaledattn.kernel.rules import prop_key
-from scaledattn.numeric.semantics import Undecided, Undefined, check_world, truth, value
+from scaledattn.numeric.semantics import check_world, truth, value
 from scaledattn.numeric.semantics import show as show_value
 from scaledattn.numeric.worlds import TOO_LARGE, RandomChooser, draw_world
 from scaledattn.render.display import unicode_line
@@ -97,10 +97,10 @@ def verify(
     except InvalidArgument as refusal:  # a bare term: offer its value, if one verifies
         from scaledattn.claims.remedy import completed
 
-        raise completed(claim, assume, refusal) from None
+        raise completed(claim, assume, refusal, verify) from None
     try:
         setup = prepare(parsed, [parse_assumption(a) for a in assume])
-        context = Context(setup, seed, dict(trials or {}))
+        context = ClaimContext(setup, seed, dict(trials or {}))
         problem = inconsistency(setup.assumptions, context.defined, setup.scope.constants)
         if problem:
             outcomes = [
@@ -126,9 +126,9 @@ def verify(
     result = _result(parsed.text, setup, outcomes)
     if not remedies:
         return result
-    from scaledattn.claims.remedy import with_remedies  # it verifies its candidates again
+    from scaledattn.claims.remedy import with_remedies
 
-    return with_remedies(parsed, assume, result)
+    return with_remedies(parsed, assume, result, verify)  # it verifies its candidates again
 
 
 def _result(text: str, setup: Setup, outcomes: list[Outcome]) -> Result:
@@ -179,7 +179,7 @@ def _theorem(name: str) -> Outcome:
     )
 
 
-class Context(Comparisons):
+class ClaimContext(Comparisons):
     """One claim being decided: its setup, and the experiments' seed and sizes."""
 
     def __init__(self, setup: Setup, seed: int, trials: dict[str, int]) -> None:

@@ -1,11 +1,13 @@
 """The ``scaledattn`` command line: argparse, one module per group of subcommands.
 
-Exit codes: 0 success (everything verified), 1 a proof or numeric check failed,
-2 bad input or usage (a one-line message, never a traceback), 3 undecided.
-Each command module exposes ``register(subparsers)``; add a module to COMMANDS to
-add its commands. A command module imports SymPy, numpy or matplotlib inside the
-functions that run a command, never at its top: the parser is built for every run,
-and `--help`, `list` and usage errors must not wait for them (tests/cli/test_lazy.py).
+Exit codes (:mod:`scaledattn.cli.exits`): 0 success (everything verified), 1 a proof
+or numeric check failed, 2 bad input or usage (a one-line message, never a traceback),
+3 undecided, 4 verified modulo an axiom. Each command module exposes
+``register(subparsers)``; add a module to COMMANDS to add its commands (``docs``, which
+runs commands itself, is handed :func:`main` instead of importing it). A command module
+imports SymPy, numpy or matplotlib inside the functions that run a command, never at its
+top: the parser is built for every run, and `--help`, `list` and usage errors must not
+wait for them (tests/cli/test_lazy.py).
 """
 
 from __future__ import annotations
@@ -13,7 +15,6 @@ from __future__ import annotations
 import argparse
 import re
 import sys
-import unicodedata
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
@@ -31,22 +32,15 @@ from scaledattn.cli import (
     theorems,
     witness,
 )
-from scaledattn.errors import InvalidArgument, NumericCheckFailed, ProofError
+from scaledattn.cli.exits import EXIT_FAILED, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, one_line
+from scaledattn.errors import InvalidArgument, ProofError, UsageError
 
 COMMANDS = (
     theorems, witness, calculator, exercises, softmax, experiment, audit, plot, claims, proofs,
-    docs,
 )  # fmt: skip
 
-EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_UNDECIDED = 0, 1, 2, 3
-EXIT_INTERNAL = 70  # EX_SOFTWARE: a bug in scaledattn, never the user's input
 
-
-class UsageError(Exception):
-    """Raised instead of argparse's exit, so main() prints one line and returns 2."""
-
-
-class Parser(argparse.ArgumentParser):
+class CommandParser(argparse.ArgumentParser):
     """An ArgumentParser whose errors are one line and never exit the process.
 
     ``lazy_epilog`` is a function that writes the epilog when help is shown, so that
@@ -79,33 +73,18 @@ class Parser(argparse.ArgumentParser):
         raise UsageError(f"{self.prog}: {message} ({usage}; try '{self.prog} --help')")
 
 
-def one_line(message: str) -> str:
-    r"""``message`` with line breaks and other control characters escaped, so it is one line.
-
-    Messages quote what the user typed, which may hold a newline or a carriage return.
-
-    >>> one_line("unknown theorem 'a\nb'")
-    "unknown theorem 'a\\nb'"
-    """
-    return "".join(
-        ch.encode("unicode_escape").decode("ascii")
-        if unicodedata.category(ch) in ("Cc", "Zl", "Zp")
-        else ch
-        for ch in message
-    )
-
-
-def build_parser() -> Parser:
+def build_parser() -> CommandParser:
     """The full parser with every subcommand registered."""
-    parser = Parser(
+    parser = CommandParser(
         prog="scaledattn",
         description="Why attention divides q·k by √d_k: derived step by step, checked.",
     )
     parser.add_argument("--version", action="version", version=f"scaledattn {__version__}")
     parser.add_argument("--debug", action="store_true", help="show tracebacks")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=CommandParser)
     for module in COMMANDS:
         module.register(sub)
+    docs.register(sub, run=main)  # the docs show commands' output, run in-process
     return parser
 
 
@@ -129,7 +108,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise
         print(f"scaledattn: error: {one_line(str(err))}", file=sys.stderr)
         return EXIT_USAGE
-    except (ProofError, NumericCheckFailed) as err:
+    except ProofError as err:
         if debug:
             raise
         print(str(err), file=sys.stderr)

@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from scaledattn.calculator import Answer, Setting
-    from scaledattn.kernel import Derivation
 
 # SymPy and the calculator are imported by the functions that use them, so that
 # `scaledattn --help` and usage errors stay fast (tests/cli/test_lazy.py).
@@ -88,7 +87,7 @@ def register(sub: Any) -> None:
 def projected_variances(args: argparse.Namespace) -> tuple[str, str, dict[str, str]]:
     """Var(qᵢ), Var(kᵢ) as text: σ²‖x‖² from --init-std and --input-norm, or --var-q, --var-k.
 
-    The component lemma of proofs/projected_scores.py: a row w of W with i.i.d. entries
+    The component lemma of scaledattn.proofs.projected_scores: a row w of W with i.i.d. entries
     of variance σ² gives Var(w·x) = σ²‖x‖² for a fixed token x.
     """
     from scaledattn.calculator import parse_expression
@@ -221,61 +220,7 @@ def explanation(result: Answer, fmt: str = "text") -> str:
     for d in result.derivations:
         lines += ["", render(audit_of(d), "text") if fmt == "text" else audit_latex(audit_of(d))]
     if result.quantity == "mean":
+        from scaledattn.calculator.width import width_argument
+
         lines += ["", *width_argument(result.setting)]
     return "\n".join(lines)
-
-
-def _statement_line(derivation: Derivation) -> str:
-    from scaledattn.derive import prove
-    from scaledattn.kernel.expr import rebuild
-    from scaledattn.render.display import statement_parts, unicode_line
-
-    lhs, _, rhs = statement_parts(prove(derivation).statement)
-    return f"{unicode_line(lhs)} = {unicode_line(rebuild(rhs))}"
-
-
-def width_argument(s: Setting) -> list[str]:
-    """Why a non-zero E[qᵢkᵢ] calls for 1/d_k: four more theorems, each checked."""
-    import sympy
-
-    from scaledattn.calculator.build import (
-        mean_derivation,
-        scaled_mean_derivation,
-        scaled_std_derivation,
-        variance_derivation,
-    )
-    from scaledattn.derive import prove
-    from scaledattn.kernel.expr import rebuild
-
-    mean = mean_derivation(s)
-    var = variance_derivation(s)
-    root = sympy.sqrt(s.d)
-    checked = [
-        scaled_mean_derivation(s, root, mean, "mean_over_sqrt_d_k"),
-        scaled_std_derivation(s, root, var, "std_over_sqrt_d_k"),
-        scaled_mean_derivation(s, s.d, mean, "mean_over_d_k"),
-        scaled_std_derivation(s, s.d, var, "std_over_d_k"),
-    ]
-    rows = [_statement_line(d) for d in checked]
-    width = max(len(r) for r in rows[::2])
-    lines = ["Why the mean matters (the argument behind 1/d_k scaling, μP); each line is a"]
-    lines.append("theorem the kernel checked:")
-    lines += [f"  {rows[n]:<{width}}   {rows[n + 1]}" for n in (0, 2)]
-    per_index = prove(mean).statement.rhs
-    if rebuild(per_index) == 0:
-        lines += [
-            "Here E[q_i k_i] = 0: the mean of q·k stays 0 at every width, its spread grows",
-            "like √d_k, and 1/√d_k is the scale that keeps the scores of order 1. Once",
-            "training correlates q and k (try --corr 1/2), E[q·k] = d_k·E[q_i k_i] grows like",
-            "d_k, faster than the spread.",
-        ]
-    else:
-        lines += [
-            "E[q_i k_i] ≠ 0: the mean of q·k grows like d_k, its spread only like √d_k.",
-            "Divided by √d_k the scores keep a spread of order 1 but their mean still grows",
-            "like √d_k, so softmax saturates as the model widens; divided by d_k the mean stays",
-            "of order 1. When training makes q and k correlated, 1/d_k is the scale that keeps",
-            "the scores of order 1 at every width: the choice of μP (Yang et al. 2021,",
-            '"Tensor Programs V").',
-        ]
-    return lines

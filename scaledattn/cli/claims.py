@@ -23,7 +23,7 @@ def language_epilog() -> str:
     from scaledattn.calculator.surface import BRACKET_CALLS, GREEK, LATEX_WORDS
     from scaledattn.claims.statistics import MEASUREMENTS
     from scaledattn.claims.syntax import ALIASES, FUNCTIONS, RELATIONS
-    from scaledattn.claims.terms import CONSTANTS, SCALARS, Scope
+    from scaledattn.claims.terms import CONSTANTS, SCALARS, ClaimScope
     from scaledattn.claims.theorems import LIMITS
 
     lines = ["the claim language:"]
@@ -35,7 +35,7 @@ def language_epilog() -> str:
         if name in ("theorem", "independent"):
             continue
         count = str(low) if low == high else f"{low}–{high}"
-        doc = (getattr(Scope, f"fn_{name}").__doc__ or "").strip().splitlines()[0]
+        doc = (getattr(ClaimScope, f"fn_{name}").__doc__ or "").strip().splitlines()[0]
         lines.append(f"    {name:<9} ({count} argument{'s' if high > 1 else ''})  {doc}")
     lines.append(f"  measured(NAME)    NAME one of {', '.join(MEASUREMENTS)}")
     lines.append(f"  lim(NAME)         NAME one of {', '.join(LIMITS)}")

@@ -3,22 +3,24 @@
 from __future__ import annotations
 
 import argparse
+import functools
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from scaledattn.errors import InvalidArgument
 
 
-def register(sub: Any) -> None:
-    """Add ``docs`` to the subparsers ``sub``."""
+def register(sub: Any, run: Callable[[Sequence[str]], int]) -> None:
+    """Add ``docs`` to the subparsers ``sub``; ``run`` runs the commands the docs show."""
     p = sub.add_parser("docs", help="regenerate the generated documentation pages")
     p.add_argument("-o", "--output", default="docs", help="the docs folder (default: docs)")
     p.add_argument("--check", action="store_true", help="only report stale pages; exit 1 if any")
     p.add_argument("--plots", action="store_true", help="also redraw the figures (matplotlib)")
-    p.set_defaults(func=cmd_docs)
+    p.set_defaults(func=functools.partial(cmd_docs, run=run))
 
 
-def cmd_docs(args: argparse.Namespace) -> int:
+def cmd_docs(args: argparse.Namespace, run: Callable[[Sequence[str]], int]) -> int:
     """Write (or check) the generated pages and the output blocks of the Markdown files."""
     if not args.output.strip():
         raise InvalidArgument("-o/--output is empty: name the docs folder")
@@ -35,9 +37,9 @@ def cmd_docs(args: argparse.Namespace) -> int:
     try:
         if not args.check:  # a folder that cannot be written is refused before any work
             docs.mkdir(exist_ok=True)
-        changed = write_docs(root, docs, check=args.check)
+        changed = write_docs(root, docs, run, check=args.check)
         if args.plots:
-            changed += write_plots(docs)
+            changed += write_plots(docs, run)
     except OSError as err:
         raise InvalidArgument(
             f"cannot write the docs to {str(docs)!r}: {err.strerror or err}"

@@ -19,7 +19,7 @@ def register(sub: Any) -> None:
 def cmd_exercises(args: argparse.Namespace) -> int:
     """Print each exercise: question, enumeration, derivations, verdict; exit 1 on a failure."""
     from scaledattn.derive import audit_of
-    from scaledattn.numeric.exercises import verdicts as exercise_verdicts
+    from scaledattn.grading import verdicts as exercise_verdicts
     from scaledattn.render import audit_json, render, to_json
 
     verdicts = exercise_verdicts()

@@ -191,7 +191,7 @@ def _num(x: float | None, digits: int = 4) -> str:
 
 def report(result: ExperimentResult) -> str:
     """The text report: a table of measurements, then notes (and training tables)."""
-    from scaledattn.attention.stats import Z95
+    from scaledattn.numeric.montecarlo import Z95
 
     label = EXPERIMENTS[result.experiment][0]
     out = [

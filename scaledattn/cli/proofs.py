@@ -27,8 +27,9 @@ def register(sub: Any) -> None:
 
 def cmd_check_proof(args: argparse.Namespace) -> int:
     """Read, check and report; 0 all verified, 1 a step rejected, 2 a malformed file."""
-    from scaledattn.cli import one_line
-    from scaledattn.prooffile.files import ProofFileError, check_file
+    from scaledattn.cli.exits import one_line
+    from scaledattn.errors import ProofFileError
+    from scaledattn.prooffile.files import check_file
 
     try:
         checked = check_file(Path(args.file))

@@ -11,6 +11,8 @@ import argparse
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
+from scaledattn.cli.exits import EXIT_FAILED, EXIT_MODULO_AXIOM, EXIT_OK
+
 if TYPE_CHECKING:
     from scaledattn.cache import Checked
     from scaledattn.registry import TheoremModule
@@ -85,15 +87,10 @@ def cmd_list(args: argparse.Namespace) -> int:
     return 0
 
 
-#: The exit code of a theorem verified modulo an axiom (``axiom(...)``): not 0, since a
-#: step rests on a rule the kernel did not check, and not 1, since none was refused.
-EXIT_MODULO_AXIOM = 4
-
-
 def _exit(verified: bool, axioms: bool) -> int:
     if not verified:
-        return 1
-    return EXIT_MODULO_AXIOM if axioms else 0
+        return EXIT_FAILED
+    return EXIT_MODULO_AXIOM if axioms else EXIT_OK
 
 
 def cmd_derive(args: argparse.Namespace) -> int:

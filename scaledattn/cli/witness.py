@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
+from scaledattn.cli.exits import EXIT_FAILED, EXIT_OK, EXIT_UNDECIDED
 from scaledattn.errors import InvalidArgument
 
 if TYPE_CHECKING:
@@ -16,7 +17,6 @@ if TYPE_CHECKING:
 #: The theorem whose closed form the witness checks.
 THEOREM = "dot_product_variance_with_means"
 
-EXIT_OK, EXIT_FAILED, EXIT_UNDECIDED = 0, 1, 3
 #: At most this many products qᵢkᵢ (samples × d_k) per Monte Carlo run: a few minutes.
 MAX_PRODUCTS = 10**10
 

@@ -27,6 +27,7 @@ from typing import Any
 import sympy
 from sympy.logic.boolalg import Boolean
 
+from scaledattn.errors import CaseTimeout
 from scaledattn.fuzz.generate import Case, draw_case
 from scaledattn.kernel.assumptions import Context
 from scaledattn.kernel.expr import normal_form, rebuild
@@ -48,10 +49,6 @@ __all__ = [
 WORLDS_PER_CASE = 2
 #: Wall-clock seconds one case (every rule and its evaluations) may take in a campaign.
 CASE_SECONDS = 20
-
-
-class CaseTimeout(Exception):
-    """A case took longer than CASE_SECONDS (a rule or an evaluation blew up)."""
 
 
 @contextlib.contextmanager
@@ -385,7 +382,7 @@ def derivation_disagreements(
     problems: list[str] = []
     decided = 0
     for _ in range(worlds):
-        world, _why = draw_world(terms, derivation.assumptions, ch)
+        world, _why = draw_world(terms, derivation.assumptions, ch, shrink=True)
         if world is None:
             continue
         for label, before, after in chain:

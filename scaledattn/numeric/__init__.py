@@ -7,7 +7,8 @@
 - :mod:`~scaledattn.numeric.witness`: the mean and variance of q·k against a closed form.
 - :mod:`~scaledattn.numeric.model`, :mod:`~scaledattn.numeric.evaluate`,
   :mod:`~scaledattn.numeric.evidence`: concrete models of a derivation's assumptions,
-  and the evaluation of every step of a derivation on them.
+  and the evaluation of every step of a derivation on them (the evidence, reported in
+  the types of :mod:`~scaledattn.numeric.checks`).
 - :mod:`~scaledattn.numeric.scores`, :mod:`~scaledattn.numeric.calculus`,
   :mod:`~scaledattn.numeric.enclosure`, :mod:`~scaledattn.numeric.calculus_evidence`:
   the same for the softmax calculus: concrete scores and indices, values of softmax,

@@ -20,7 +20,7 @@ Arithmetic is interval arithmetic at 384 bits, more for a sample at a large λ
 (:func:`~scaledattn.numeric.enclosure.precision_for`), doubled while an enclosure
 straddles the edge of √'s, log's or 1/x's domain: every value is a rigorous
 enclosure (:class:`~scaledattn.numeric.enclosure.Approx`). A value whose domain
-edge stays undecided raises :class:`~scaledattn.numeric.enclosure.Undecided`
+edge stays undecided raises :class:`~scaledattn.errors.Undecided`
 (no witness), one surely outside it :class:`~scaledattn.errors.InvalidArgument`.
 
 Examples
@@ -43,7 +43,7 @@ import sympy
 from sympy import Add, Dummy, Expr, KroneckerDelta, Mul, Pow, Symbol
 from sympy.core.parameters import evaluate, global_parameters
 
-from scaledattn.errors import InvalidArgument
+from scaledattn.errors import InvalidArgument, Undecided, Unsupported
 from scaledattn.kernel import Group, IndexSum
 from scaledattn.kernel.expr import SUMS
 from scaledattn.kernel.vectors import Deriv, Entry, Lim, Softmax
@@ -54,12 +54,10 @@ from scaledattn.numeric.enclosure import (
     PRECISION,
     Approx,
     Interval,
-    Undecided,
     exact,
     precision_for,
     working_precision,
 )
-from scaledattn.numeric.evaluate import Unsupported
 from scaledattn.numeric.scores import ScoreSetting
 
 __all__ = ["CalculusEvaluator", "has_derivative", "has_limit"]

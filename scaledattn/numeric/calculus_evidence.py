@@ -1,4 +1,4 @@
-"""Numeric witnesses of the softmax derivations: every step on concrete scores.
+"""Numeric evidence for the softmax derivations: every step on concrete scores.
 
 For each setting (:mod:`scaledattn.numeric.scores`) the declared assumptions are
 checked first: ``m ∈ 1..n`` and ``t ≠ w`` on the concrete indices, and each
@@ -22,7 +22,7 @@ Examples
 --------
 >>> from scaledattn.registry import find_derivation
 >>> d = find_derivation("p_minus_y_limit")
->>> w = witness_calculus_setting(d, {"n": 3, "t": 1, "w": 3, "s": [2, 1, 0]})
+>>> w = calculus_setting_evidence(d, {"n": 3, "t": 1, "w": 3, "s": [2, 1, 0]})
 >>> w.agrees, w.measurement.method
 (True, 'growing-λ')
 """
@@ -35,26 +35,24 @@ from typing import Any
 
 import mpmath
 
-from scaledattn.errors import InvalidArgument
+from scaledattn.errors import InvalidArgument, Undecided, Unsupported
 from scaledattn.kernel import Derivation
 from scaledattn.kernel.vectors import Distinct, Entries, IndexRange, Lim
 from scaledattn.numeric.calculus import CalculusEvaluator, has_derivative, has_limit
+from scaledattn.numeric.checks import SettingEvidence, StepCheck, step_label
 from scaledattn.numeric.enclosure import (
     LAMBDAS,
     TOLERANCE,
     Approx,
-    Undecided,
     agreement,
     exact,
 )
-from scaledattn.numeric.evaluate import Unsupported
-from scaledattn.numeric.evidence import SettingWitness, StepCheck, step_label
-from scaledattn.numeric.measure import Measurement
+from scaledattn.numeric.measure import StatementMeasurement
 from scaledattn.numeric.scores import ScoreSetting, read_setting
 from scaledattn.numeric.spec import format_number
 from scaledattn.render.display import unicode_line
 
-__all__ = ["check_definitions", "measure_calculus", "witness_calculus_setting"]
+__all__ = ["check_definitions", "measure_calculus", "calculus_setting_evidence"]
 
 #: The central difference's step, and the coarser step that bounds its error.
 STEP = Fraction(1, 10**21)
@@ -107,7 +105,7 @@ def _named(expr: Any, value: Approx) -> str:
     return text if text == value.digits() else f"{text} = {value.digits()}"
 
 
-def measure_calculus(derivation: Derivation, setting: ScoreSetting) -> Measurement:
+def measure_calculus(derivation: Derivation, setting: ScoreSetting) -> StatementMeasurement:
     """The statement's left side measured by an independent route, against its right side."""
     lhs, rhs = derivation.statement.lhs, derivation.statement.rhs
     quantity = unicode_line(lhs)
@@ -122,7 +120,9 @@ def measure_calculus(derivation: Derivation, setting: ScoreSetting) -> Measureme
             f"{unicode_line(body)} is {gaps} from {_named(rhs, expected)}"
             f" at λ = {', '.join(map(str, LAMBDAS))}"
         )
-        return Measurement(quantity, "growing-λ", expected, measured, agrees, lhs, detail=detail)
+        return StatementMeasurement(
+            quantity, "growing-λ", expected, measured, agrees, lhs, detail=detail
+        )
     if has_derivative(lhs):
         fine = CalculusEvaluator(setting, difference=STEP).value(lhs)
         coarse = CalculusEvaluator(setting, difference=COARSE_STEP).value(lhs)
@@ -136,7 +136,7 @@ def measure_calculus(derivation: Derivation, setting: ScoreSetting) -> Measureme
             f"{_named(rhs, expected)}; central difference of {quantity} (h = 1e-21):"
             f" {fine.digits()} ± {mpmath.nstr(error, 2)}"
         )
-        return Measurement(
+        return StatementMeasurement(
             quantity, "central-difference", expected, fine, agrees, lhs, detail=detail
         )
     measured = exact_ev.value(lhs)
@@ -145,15 +145,15 @@ def measure_calculus(derivation: Derivation, setting: ScoreSetting) -> Measureme
         detail = f"{quantity} = {unicode_line(rhs)} = {measured.digits()}"
     else:
         detail = f"{quantity} = {measured.digits()}, but {_named(rhs, expected)}"
-    return Measurement(quantity, "direct", expected, measured, agrees, lhs, detail=detail)
+    return StatementMeasurement(quantity, "direct", expected, measured, agrees, lhs, detail=detail)
 
 
-def witness_calculus_setting(derivation: Derivation, data: Mapping[str, Any]) -> SettingWitness:
+def calculus_setting_evidence(derivation: Derivation, data: Mapping[str, Any]) -> SettingEvidence:
     """Evaluate every step of a calculus derivation on one setting."""
     try:
         setting = read_setting(derivation, data)
     except InvalidArgument as err:
-        return SettingWitness(repr(dict(data)), data, error=str(err))
+        return SettingEvidence(repr(dict(data)), data, error=str(err))
     description = setting.describe()
     ev = CalculusEvaluator(setting)
     values: dict[str, Any] = setting.as_json()
@@ -161,7 +161,7 @@ def witness_calculus_setting(derivation: Derivation, data: Mapping[str, Any]) ->
         problem, computed = check_definitions(derivation, setting, ev)
         values.update(computed)
         if problem:
-            return SettingWitness(description, data, error=problem, values=values)
+            return SettingEvidence(description, data, error=problem, values=values)
         items = [
             derivation.statement.lhs,
             *(step.claim for step in derivation.steps),
@@ -179,9 +179,9 @@ def witness_calculus_setting(derivation: Derivation, data: Mapping[str, Any]) ->
             checks.append(StepCheck(n, label, a, b, agrees))
         measurement = measure_calculus(derivation, setting)
     except Undecided as err:
-        return SettingWitness(description, data, error=str(err), unsupported=True, values=values)
+        return SettingEvidence(description, data, error=str(err), unsupported=True, values=values)
     except Unsupported as err:
-        return SettingWitness(description, data, error=str(err), unsupported=True, values=values)
+        return SettingEvidence(description, data, error=str(err), unsupported=True, values=values)
     except InvalidArgument as err:
-        return SettingWitness(description, data, error=str(err), values=values)
-    return SettingWitness(description, data, tuple(checks), measurement, values=values)
+        return SettingEvidence(description, data, error=str(err), values=values)
+    return SettingEvidence(description, data, tuple(checks), measurement, values=values)

@@ -46,6 +46,8 @@ from typing import Any
 import mpmath
 from mpmath.ctx_iv import MPIntervalContext
 
+from scaledattn.errors import Undecided
+
 __all__ = [
     "CTX",
     "LAMBDAS",
@@ -54,7 +56,6 @@ __all__ = [
     "PRECISION",
     "TOLERANCE",
     "Approx",
-    "Undecided",
     "agreement",
     "exact",
     "precision_for",
@@ -80,10 +81,6 @@ CTX.prec = PRECISION
 
 #: An mpmath interval (``ivmpf``); untyped, so Any to mypy.
 Interval = Any
-
-
-class Undecided(Exception):
-    """The enclosures are too wide, or a sequence converges too slowly, to decide."""
 
 
 def exact(x: int | Fraction) -> Interval:

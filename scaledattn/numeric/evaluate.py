@@ -32,7 +32,7 @@ import sympy
 from sympy import Add, Mul, Pow, Symbol
 from sympy.logic.boolalg import BooleanFalse, BooleanTrue
 
-from scaledattn.errors import InvalidArgument
+from scaledattn.errors import InvalidArgument, Unsupported
 from scaledattn.kernel import Component, Cov, CrossSum, Dot, E, Group, IndexSum, Std, Var
 from scaledattn.kernel.expr import RandomVariable, VectorLabel
 from scaledattn.kernel.vectors import Entry
@@ -158,10 +158,6 @@ def _is_constant(p: Poly) -> bool:
 
 def _constant_value(p: Poly) -> Num:
     return p.get((), 0)
-
-
-class Unsupported(InvalidArgument):
-    """A term or assumption the numeric evaluator does not know: no witness, not a refutation."""
 
 
 class Evaluator:

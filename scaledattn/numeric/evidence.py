@@ -1,4 +1,4 @@
-"""Numeric witnesses of a derivation: every step evaluated on concrete models.
+"""Numeric evidence for a derivation: every step evaluated on concrete models.
 
 For each setting (from the proof module's ``evidence()``, or built from the
 derivation's assumptions by :mod:`scaledattn.numeric.settings`) the model is
@@ -22,7 +22,7 @@ Examples
 >>> from scaledattn.kernel.rules import variance_def
 >>> X, = random_variables("X")
 >>> d = calc("var_def", Var(X), E(X**2) - E(X)**2).eq(E(X**2) - E(X)**2, by=variance_def).qed()
->>> w = witness_derivation(d, [{"X": "die"}])
+>>> w = derivation_evidence(d, [{"X": "die"}])
 >>> w.agrees, [s.description for s in w.settings]
 (True, ['X ~ die'])
 """
@@ -30,149 +30,35 @@ Examples
 from __future__ import annotations
 
 import zlib
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
 from typing import Any
 
-from scaledattn.errors import InvalidArgument
+from scaledattn.errors import InvalidArgument, Unsupported
 from scaledattn.kernel import Derivation, Moment, Positive
 from scaledattn.kernel.expr import Component
-from scaledattn.kernel.theorem import Step
-from scaledattn.numeric.evaluate import Evaluator, Num, Unsupported, equal, same_value, show
-from scaledattn.numeric.measure import Measurement, measure_statement
+from scaledattn.numeric.checks import (
+    DerivationEvidence,
+    Setting,
+    SettingEvidence,
+    StepCheck,
+    step_label,
+)
+from scaledattn.numeric.evaluate import Evaluator, equal, same_value, show
+from scaledattn.numeric.measure import measure_statement
 from scaledattn.numeric.model import Model, build_model, independence_problem, signature
 from scaledattn.numeric.scores import is_calculus
 from scaledattn.render.display import unicode_line
 
 __all__ = [
     "DEFAULT_SAMPLES",
-    "DerivationWitness",
-    "SettingWitness",
-    "StepCheck",
     "check_assumptions",
-    "module_witness",
-    "witness_line",
-    "step_label",
-    "witness_derivation",
+    "derivation_evidence",
+    "evidence_line",
+    "module_evidence",
 ]
 
 #: Monte Carlo samples per measurement unless a setting says otherwise.
 DEFAULT_SAMPLES = 40_000
-
-Setting = Mapping[str, Any]
-
-
-@dataclass(frozen=True)
-class StepCheck:
-    """One step evaluated: the value before, the value of its claim, and whether they agree.
-
-    ``number`` is the step's 1-based number; the last check (number = steps + 1,
-    label "statement") compares the chain's end with the statement's right side.
-    """
-
-    number: int
-    label: str
-    before: Num | bool
-    after: Num | bool
-    agrees: bool
-
-    def as_json(self) -> dict[str, Any]:
-        """JSON-ready data."""
-        return {
-            "step": self.number,
-            "by": self.label,
-            "before": show(self.before),
-            "after": show(self.after),
-            "agrees": self.agrees,
-        }
-
-
-@dataclass(frozen=True)
-class SettingWitness:
-    """One setting: its model, the step checks, the measurement, or why it was refused."""
-
-    description: str
-    data: Setting
-    steps: tuple[StepCheck, ...] = ()
-    measurement: Measurement | None = None
-    error: str = ""
-    unsupported: bool = False
-    values: Mapping[str, Any] = field(default_factory=dict)
-
-    @property
-    def refutes(self) -> bool:
-        """The setting was evaluated and something disagrees (or the setting is invalid)."""
-        return not self.unsupported and not self.agrees
-
-    @property
-    def agrees(self) -> bool:
-        """No error, every step agrees, and the measurement (if any) agrees."""
-        return (
-            not self.error
-            and bool(self.steps)
-            and all(s.agrees for s in self.steps)
-            and (self.measurement is None or self.measurement.agrees)
-        )
-
-    def disagreements(self) -> tuple[StepCheck, ...]:
-        """The steps whose two sides differ."""
-        return tuple(s for s in self.steps if not s.agrees)
-
-    def as_json(self) -> dict[str, Any]:
-        """JSON-ready data."""
-        out: dict[str, Any] = {
-            "setting": self.description,
-            "agrees": self.agrees,
-            "steps": [s.as_json() for s in self.steps],
-        }
-        if self.measurement is not None:
-            out["measurement"] = self.measurement.as_json()
-        if self.values:
-            out["values"] = dict(self.values)
-        if self.error:
-            out["error"] = self.error
-        if self.unsupported:
-            out["unsupported"] = True
-        return out
-
-
-@dataclass(frozen=True)
-class DerivationWitness:
-    """Every setting's witness for one derivation."""
-
-    name: str
-    source: str
-    settings: tuple[SettingWitness, ...]
-
-    @property
-    def agrees(self) -> bool:
-        """True when there is at least one setting and every setting agrees."""
-        return bool(self.settings) and all(s.agrees for s in self.settings)
-
-    @property
-    def tested(self) -> bool:
-        """True when the evaluator could evaluate at least one setting."""
-        return any(not s.unsupported for s in self.settings)
-
-    @property
-    def refuted(self) -> bool:
-        """True when some evaluated setting disagrees: the numbers contradict the derivation."""
-        return any(s.refutes for s in self.settings)
-
-    @property
-    def step_checks(self) -> int:
-        """How many step comparisons were made."""
-        return sum(len(s.steps) for s in self.settings)
-
-    def as_json(self) -> dict[str, Any]:
-        """JSON-ready data."""
-        return {
-            "theorem": self.name,
-            "source": self.source,
-            "agrees": self.agrees,
-            "tested": self.tested,
-            "settings": [s.as_json() for s in self.settings],
-        }
 
 
 def _bindings(model: Model, moment: Moment) -> list[dict[Any, int]]:
@@ -209,31 +95,25 @@ def check_assumptions(derivation: Derivation, model: Model, ev: Evaluator) -> st
     return ""
 
 
-def step_label(step: Step) -> str:
-    """The name of the rule or theorem a step cites (a str rule is its own name)."""
-    rule = step.rule
-    return rule if isinstance(rule, str) else str(getattr(rule, "name", rule))
-
-
 def _seed(name: str, n: int) -> int:
     return zlib.crc32(f"{name}/{n}".encode())
 
 
-def _witness_setting(derivation: Derivation, data: Setting, seed: int) -> SettingWitness:
+def _setting_evidence(derivation: Derivation, data: Setting, seed: int) -> SettingEvidence:
     if is_calculus(derivation):
-        from scaledattn.numeric.calculus_evidence import witness_calculus_setting
+        from scaledattn.numeric.calculus_evidence import calculus_setting_evidence
 
-        return witness_calculus_setting(derivation, data)
+        return calculus_setting_evidence(derivation, data)
     try:
         model = build_model(signature(derivation), data)
     except InvalidArgument as err:
-        return SettingWitness(repr(dict(data)), data, error=str(err))
+        return SettingEvidence(repr(dict(data)), data, error=str(err))
     description = model.describe()
     ev = Evaluator(model)
     try:
         problem = check_assumptions(derivation, model, ev)
         if problem:
-            return SettingWitness(description, data, error=problem)
+            return SettingEvidence(description, data, error=problem)
         values = [ev.evaluate(derivation.statement.lhs)]
         labels = []
         for step in derivation.steps:
@@ -248,15 +128,15 @@ def _witness_setting(derivation: Derivation, data: Setting, seed: int) -> Settin
         samples = model.samples or DEFAULT_SAMPLES
         measurement = measure_statement(derivation, model, ev, seed, samples)
     except Unsupported as err:
-        return SettingWitness(description, data, error=str(err), unsupported=True)
+        return SettingEvidence(description, data, error=str(err), unsupported=True)
     except InvalidArgument as err:
-        return SettingWitness(description, data, error=str(err))
-    return SettingWitness(description, data, checks, measurement)
+        return SettingEvidence(description, data, error=str(err))
+    return SettingEvidence(description, data, checks, measurement)
 
 
-def witness_derivation(
+def derivation_evidence(
     derivation: Derivation, settings: Sequence[Setting] | None = None
-) -> DerivationWitness:
+) -> DerivationEvidence:
     """Evaluate every step of ``derivation`` on each setting (default: from its assumptions)."""
     source = "evidence()"
     if settings is None:
@@ -266,24 +146,24 @@ def witness_derivation(
         try:
             settings = default_settings(derivation)
         except InvalidArgument as err:
-            return DerivationWitness(
-                derivation.name, source, (SettingWitness("no setting", {}, error=str(err)),)
+            return DerivationEvidence(
+                derivation.name, source, (SettingEvidence("no setting", {}, error=str(err)),)
             )
-    witnesses = tuple(
-        _witness_setting(derivation, data, _seed(derivation.name, n))
+    found = tuple(
+        _setting_evidence(derivation, data, _seed(derivation.name, n))
         for n, data in enumerate(settings)
     )
-    return DerivationWitness(derivation.name, source, witnesses)
+    return DerivationEvidence(derivation.name, source, found)
 
 
-def module_witness(module: Any, d: Derivation) -> DerivationWitness:
-    """The numeric witness of one derivation, on its module's evidence() if it has one."""
+def module_evidence(module: Any, d: Derivation) -> DerivationEvidence:
+    """The numeric evidence for one derivation, on its module's evidence() if it has one."""
     evidence = getattr(module.module, "evidence", None)
     settings = evidence().get(d.name) if callable(evidence) else None
-    return witness_derivation(d, settings)
+    return derivation_evidence(d, settings)
 
 
-def witness_line(d: Any, s: SettingWitness) -> str:
+def evidence_line(d: Any, s: SettingEvidence) -> str:
     """One setting on one line: the model, the measured statement, and any disagreement."""
     mark = "✓" if s.agrees else "·" if s.unsupported else "✗"
     if s.error:

@@ -44,7 +44,7 @@ from scaledattn.numeric.exact import power as law_power
 from scaledattn.numeric.model import LatentKey, Model
 from scaledattn.numeric.montecarlo import Z95, Z_AGREE, Estimate, estimate
 
-__all__ = ["MAX_OUTCOMES", "Measurement", "measure_statement"]
+__all__ = ["MAX_OUTCOMES", "StatementMeasurement", "measure_statement"]
 
 Array = NDArray[np.float64]
 
@@ -54,7 +54,7 @@ OPERATORS: dict[type, str] = {E: "E", Var: "Var", Std: "Std"}
 
 
 @dataclass(frozen=True)
-class Measurement:
+class StatementMeasurement:
     """A statement's left side measured on a model, the value it should have, the verdict.
 
     For an equivalence ``(Op(Z) = b) ⇔ P``, ``target`` is b and ``expected`` is the
@@ -119,7 +119,7 @@ def _operator(expr: Any) -> tuple[type, Any] | None:
 
 def measure_statement(
     derivation: Derivation, model: Model, ev: Evaluator, seed: int, samples: int
-) -> Measurement | None:
+) -> StatementMeasurement | None:
     """Measure the statement's left side on ``model``; None when it has no such form."""
     st = derivation.statement
     if isinstance(st, Equation):
@@ -142,7 +142,7 @@ def measure_statement(
     if moments is not None:
         value = _apply(op, moments)
         agrees = equal(value, expected) if target is None else equal(value, target) == expected
-        return Measurement(quantity, "exact", expected, value, agrees, op(z), target)
+        return StatementMeasurement(quantity, "exact", expected, value, agrees, op(z), target)
     est = _sample(model, ev, z, op, samples, seed)
     return _from_estimate(quantity, op(z), est, expected, target)
 
@@ -380,7 +380,7 @@ def _sample(model: Model, ev: Evaluator, z: Any, op: type, samples: int, seed: i
 
 def _from_estimate(
     quantity: str, expr: Any, est: Estimate, expected: Num | bool, target: Num | None
-) -> Measurement:
+) -> StatementMeasurement:
     op = type(expr)
     if op is E:
         value, interval, ci95 = est.mean, est.mean_interval(Z_AGREE), est.mean_interval(Z95)
@@ -395,7 +395,7 @@ def _from_estimate(
         agrees = est.trusted and lo <= _float(expected) <= hi
     else:
         agrees = est.trusted and (lo <= _float(target) <= hi) == expected
-    return Measurement(
+    return StatementMeasurement(
         quantity,
         "monte-carlo",
         expected,

@@ -53,6 +53,7 @@ import sympy
 from sympy import Add, KroneckerDelta, Mul, Pow, Symbol
 from sympy.logic.boolalg import BooleanFalse, BooleanTrue
 
+from scaledattn.errors import OutOfRange, Undecided, Undefined
 from scaledattn.kernel.assumptions import (
     Assumption,
     Independence,
@@ -87,8 +88,6 @@ from scaledattn.kernel.vectors import (
 
 __all__ = [
     "AtomKey",
-    "Undecided",
-    "Undefined",
     "World",
     "Meaning",
     "agree",
@@ -123,22 +122,6 @@ NEAR_ZERO = mpmath.mpf(10) ** -30
 MAX_EXPONENT = 10_000
 #: Evaluation steps allowed per term and world before the oracle gives up (undecided).
 MAX_STEPS = 200_000
-
-
-class Undefined(ArithmeticError):
-    """The term has no value in this world (0⁻¹, log 0, √−1, q₅ of a 3-vector)."""
-
-
-class Undecided(Exception):
-    """The oracle cannot tell the term's value (a limit that has not converged)."""
-
-
-class OutOfRange(Undecided):
-    """An entry or component beyond its vector's dimension: the term is ill-formed here.
-
-    The kernel does not track which indices a vector has, so such a term has no
-    meaning to compare; the world is not used for it.
-    """
 
 
 @dataclass

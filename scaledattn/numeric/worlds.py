@@ -6,11 +6,17 @@
 - every free index within its declared range (or 1..3), declared-distinct pairs apart;
 - every constant within its sign (declared ``Positive``, or the symbol's own
   ``positive``/``nonnegative``/``integer``), a constant a moment names set from it;
+- the entries of every fixed real vector (a token x, a bias b_q) from a few small numbers;
 - a finite joint law for the random atoms: one latent draw per atom from a small
   law (a point mass among them), an atom's declared mean and variance fitted by the
   two-point law μ ± σ, and correlations added between atoms only where no declared
   independence separates them; random variables defined by others (``Y = X``) are
-  computed from them.
+  computed from them. A declared moment may depend on the component's index
+  (E[qᵢ] = b_{q,i}: each component gets its own) and may be a moment of other atoms
+  (Var(qᵢ) = Var(Σₐ wₐxₐ): fitted once the law of w is), as in proofs/projected_scores.py.
+
+With ``shrink=True``, a world whose law has too many outcomes to enumerate is drawn
+again with one of its largest dimensions one smaller, down to 1, rather than given up.
 
 Then it checks the world against every assumption with the semantics
 (:func:`~.semantics.check_world`); a world that fails is returned with the reason,
@@ -31,6 +37,7 @@ import mpmath
 import sympy
 from sympy import Symbol
 
+from scaledattn.errors import Undecided, Undefined
 from scaledattn.kernel.assumptions import (
     Assumption,
     Independence,
@@ -52,11 +59,10 @@ from scaledattn.numeric.semantics import (
     DIGITS,
     AtomKey,
     Num,
-    Undecided,
-    Undefined,
     World,
     check_world,
     plus,
+    random_vectors_of,
     square_root,
     times,
     value,
@@ -65,6 +71,8 @@ from scaledattn.numeric.semantics import (
 __all__ = ["TOO_LARGE", "Chooser", "RandomChooser", "draw_world", "pick", "world_of"]
 
 T = TypeVar("T")
+#: A finite law: (value, probability) pairs.
+Law = tuple[tuple[Num, Fraction], ...]
 
 MAX_DIM = 3
 #: Why no world was drawn when the joint law has too many outcomes to enumerate.
@@ -143,6 +151,7 @@ def _roles(terms: Sequence[Any], assumptions: Sequence[Assumption]) -> _Roles:
     r = _Roles({}, {}, {}, {}, {}, {})
     defined = {a.name for a in assumptions if isinstance(a, Entries)}
     items = [*terms, *(p for a in assumptions for p in _assumption_parts(a))]
+    summed: dict[str, set[Any]] = {}  # a vector not in a dot product: the bounds it is summed to
     for a in assumptions:
         for unit in getattr(a, "units", ()) or ():
             if isinstance(unit, RandomVariable):
@@ -164,6 +173,9 @@ def _roles(terms: Sequence[Any], assumptions: Sequence[Assumption]) -> _Roles:
             r.dims.update(dict.fromkeys(node.dim.free_symbols))
         elif isinstance(node, (IndexSum, CrossSum)):
             r.dims.update(dict.fromkeys(node.upper.free_symbols))
+            for c in node.body.atoms(Component):  # Σₐ wₐxₐ: w has the sum's dimension
+                if c.index in node.indices:
+                    summed.setdefault(c.label.name, set()).add(node.upper)
         elif isinstance(node, (Entry, Softmax)):
             r.dims.update(dict.fromkeys(node.dim.free_symbols))
             if node.vector not in defined:
@@ -175,6 +187,9 @@ def _roles(terms: Sequence[Any], assumptions: Sequence[Assumption]) -> _Roles:
                 r.indices[node] = None
             else:
                 r.constants[node] = None
+    for label, uppers in summed.items():
+        if r.vectors.get(label) is None and len(uppers) == 1:
+            r.vectors[label] = next(iter(uppers))
     for a in assumptions:
         if isinstance(a, IndexRange):
             r.dims.update(dict.fromkeys(a.upper.free_symbols))
@@ -199,7 +214,7 @@ def _constant_value(s: Symbol, positive: set[Symbol], chooser: Chooser) -> Fract
     return pick(chooser, (Fraction(1, 2), *REALS))
 
 
-def _fit(mean: Num, variance: Num) -> tuple[tuple[Num, Fraction], ...] | None:
+def _fit(mean: Num, variance: Num) -> Law | None:
     """The two-point law μ ± σ (a point mass when σ = 0); None for a negative variance."""
     if variance < 0:
         return None
@@ -210,27 +225,106 @@ def _fit(mean: Num, variance: Num) -> tuple[tuple[Num, Fraction], ...] | None:
     return ((low, Fraction(1, 2)), (high, Fraction(1, 2)))
 
 
-def _declared_moments(assumptions: Sequence[Assumption], world: World) -> dict[str, dict[str, Num]]:
-    """Numeric mean and variance declared for a scalar or for every component of a vector."""
-    found: dict[str, dict[str, Num]] = {}
+@dataclass(frozen=True)
+class _Declared:
+    """One declared mean or variance of one atom: E[qᵢ] = b_{q,i} at i = 2 is E[q₂] = b_{q,2}."""
+
+    atom: AtomKey
+    moment: str  # "mean" or "var"
+    value: Any  # a term: the assumption's value at this atom's index
+
+
+def _declarations(assumptions: Sequence[Assumption], atoms: Sequence[AtomKey]) -> list[_Declared]:
+    """Each atom's declared mean and variance, a schematic index read at the atom's index."""
+    found: list[_Declared] = []
     for a in assumptions:
         if not (isinstance(a, Moment) and isinstance(a.lhs, (E, Var))):
             continue
-        atom = a.lhs.args[0]
-        if isinstance(atom, RandomVariable):
-            name = atom.name
-        elif isinstance(atom, Component) and isinstance(atom.index, Symbol):
-            name = atom.label.name
-        else:
-            continue
-        if a.value.free_symbols & {atom.index} if isinstance(atom, Component) else False:
-            continue  # a moment that depends on the index: checked, not fitted
-        try:
-            v = value(a.value, world)
-        except (Undefined, Undecided):
-            continue
-        found.setdefault(name, {})["mean" if isinstance(a.lhs, E) else "var"] = v
+        moment = "mean" if isinstance(a.lhs, E) else "var"
+        unit = a.lhs.args[0]
+        if isinstance(unit, RandomVariable):
+            found.append(_Declared((unit.name, 0), moment, a.value))
+        elif isinstance(unit, Component) and isinstance(unit.index, Symbol):
+            for name, i in atoms:
+                if name == unit.label.name and i > 0:
+                    at = a.value.xreplace({unit.index: sympy.Integer(i)})
+                    found.append(_Declared((name, i), moment, at))
+        elif isinstance(unit, Component) and unit.index.is_Integer:
+            found.append(_Declared((unit.label.name, int(unit.index)), moment, a.value))
     return found
+
+
+def _atoms_named(term: Any, atoms: Sequence[AtomKey]) -> set[AtomKey]:
+    """The atoms a term's value may read: its random variables and random vectors, whole."""
+    names = {s.name for s in sympy.sympify(term).atoms(RandomVariable)}
+    names |= {label.name for label in random_vectors_of(term)}
+    return {a for a in atoms if a[0] in names}
+
+
+def _product_world(world: World, laws: Mapping[AtomKey, Law]) -> World | None:
+    """``world`` with the independent product of ``laws`` as its law (None if too large)."""
+    size = 1
+    for law in laws.values():
+        size *= len(law)
+    if size > MAX_OUTCOMES:
+        return None
+    keys = list(laws)
+    outcomes = []
+    for combo in itertools.product(*(laws[k] for k in keys)):
+        p = Fraction(1)
+        for _v, q in combo:
+            p *= q
+        outcomes.append((p, {k: v for k, (v, _q) in zip(keys, combo, strict=True)}))
+    return World(
+        values=world.values,
+        vectors=world.vectors,
+        definitions=world.definitions,
+        outcomes=tuple(outcomes),
+        dims=world.dims,
+    )
+
+
+def _declared_moments(
+    assumptions: Sequence[Assumption], atoms: Sequence[AtomKey], world: World
+) -> dict[AtomKey, dict[str, Num]]:
+    """Numeric mean and variance declared for each atom, in rounds.
+
+    A value that reads no random atom is evaluated at once; a value that is a moment
+    of other atoms (Var(qᵢ) = Var(Σₐ wₐxₐ)) once all of those have their laws fitted
+    (they are then independent latent draws, so its value is that of their product
+    law). A value that never gets there is left out: the world's check judges it.
+    """
+    pending = _declarations(assumptions, atoms)
+    found: dict[AtomKey, dict[str, Num]] = {}
+    while pending:
+        unsettled = {d.atom for d in pending}  # an atom is fitted once all its moments are
+        fitted: dict[AtomKey, Law] = {}
+        for atom, moments in found.items():
+            law = _fitted(moments)
+            if atom not in unsettled and law is not None:
+                fitted[atom] = law
+        waiting: list[_Declared] = []
+        for d in pending:
+            reads = _atoms_named(d.value, atoms)
+            if not reads <= fitted.keys():
+                waiting.append(d)
+                continue
+            where = _product_world(world, {a: fitted[a] for a in reads})
+            try:
+                if where is None:
+                    raise Undecided("too many outcomes")
+                found.setdefault(d.atom, {})[d.moment] = value(d.value, where)
+            except (Undefined, Undecided):
+                continue
+        if len(waiting) == len(pending):
+            break
+        pending = waiting
+    return found
+
+
+def _fitted(moments: Mapping[str, Num]) -> Law | None:
+    """The law fitted to an atom's declared moments (mean 0 and variance 1 if not declared)."""
+    return _fit(moments.get("mean", Fraction(0)), moments.get("var", Fraction(1)))
 
 
 def _blocks(family: Independence, atom: AtomKey) -> Any:
@@ -256,19 +350,39 @@ def draw_world(
     *,
     defined: Mapping[str, Any] | None = None,
     fixed: Mapping[Symbol, Fraction] | None = None,
+    shrink: bool = False,
 ) -> tuple[World | None, str]:
     """A random world of the context, checked against every assumption.
 
     Returns (world, '') or (None, why no world was made): a failed check, or a law
     too large to enumerate. ``defined`` gives random variables as functions of the
-    others (``{"Y": X}``), ``fixed`` values for some symbols.
+    others (``{"Y": X}``), ``fixed`` values for some symbols. With ``shrink``, a law
+    too large to enumerate is drawn again with a largest (unfixed) dimension one
+    smaller, until it fits or every dimension is 1.
     """
     defined = dict(defined or {})
     roles = _roles([*terms, *defined.values()], assumptions)
+    dims = {d: Fraction(pick(chooser, (1, 2, 3, 2))) for d in roles.dims}
+    while True:
+        world, why = _draw_at(dims, roles, assumptions, chooser, defined, fixed or {})
+        smaller = [d for d in dims if dims[d] > 1 and d not in (fixed or {})]
+        if not (shrink and why == TOO_LARGE and smaller):
+            return world, why
+        top = max(dims[d] for d in smaller)
+        dims[pick(chooser, sorted((d for d in smaller if dims[d] == top), key=str))] -= 1
+
+
+def _draw_at(
+    dims: Mapping[Symbol, Fraction],
+    roles: _Roles,
+    assumptions: Sequence[Assumption],
+    chooser: Chooser,
+    defined: Mapping[str, Any],
+    fixed: Mapping[Symbol, Fraction],
+) -> tuple[World | None, str]:
+    """A world with these dimensions: indices, constants, vectors, the law, then the check."""
     positive = {a.symbol for a in assumptions if isinstance(a, Positive)}
-    values: dict[Symbol, Num] = {}
-    for d in roles.dims:
-        values[d] = Fraction(pick(chooser, (1, 2, 3, 2)))
+    values: dict[Symbol, Num] = dict(dims)
     ranges = {a.index: a.upper for a in assumptions if isinstance(a, IndexRange)}
     top = max((int(v) for v in values.values()), default=MAX_DIM) if values else MAX_DIM
     distinct = [tuple(a.pair) for a in assumptions if isinstance(a, Distinct)]
@@ -287,23 +401,23 @@ def draw_world(
             values[w] = Fraction(int(values[w]) % max(top, 2) + 1)
     for s in roles.constants:
         values[s] = _constant_value(s, positive, chooser)
-    for s, v in (fixed or {}).items():
+    for s, v in fixed.items():
         values[s] = v
     world = World(values=values)
     world.definitions = {a.name: a for a in assumptions if isinstance(a, Entries)}
     world.vectors = {
         name: tuple(pick(chooser, ENTRIES) for _ in range(MAX_DIM)) for name in roles.reals
     }
-    dims: dict[str, int] = {}
+    sizes: dict[str, int] = {}
     for label, dim in roles.vectors.items():
         try:
-            dims[label] = int(value(dim, world)) if dim is not None else top
+            sizes[label] = int(value(dim, world)) if dim is not None else top
         except (Undefined, Undecided, TypeError):
-            dims[label] = top
-    world.dims = dims
+            sizes[label] = top
+    world.dims = sizes
     try:
         with mpmath.workdps(DIGITS):
-            outcomes = _law(roles, dims, assumptions, world, chooser, defined)
+            outcomes = _law(roles, sizes, assumptions, world, chooser, defined)
     except Undefined as err:
         return None, str(err)
     if outcomes is None:
@@ -327,13 +441,13 @@ def _law(
     atoms: list[AtomKey] = [(s, 0) for s in roles.scalars if s not in defined]
     for label, n in dims.items():
         atoms += [(label, i) for i in range(1, n + 1)]
-    declared = _declared_moments(assumptions, world)
+    declared = _declared_moments(assumptions, atoms, world)
     families = [a for a in assumptions if isinstance(a, Independence)]
-    laws: dict[AtomKey, tuple[tuple[Num, Fraction], ...]] = {}
+    laws: dict[AtomKey, Law] = {}
     for atom in atoms:
-        moments = declared.get(atom[0])
+        moments = declared.get(atom)
         if moments:
-            law = _fit(moments.get("mean", Fraction(0)), moments.get("var", Fraction(1)))
+            law = _fitted(moments)
             if law is None:
                 raise Undefined(f"a declared variance of {atom[0]} is negative")
             laws[atom] = law
@@ -343,14 +457,14 @@ def _law(
     for law in laws.values():
         size *= len(law)
     if size > MAX_OUTCOMES:
-        laws = {a: (law if a[0] in declared else LAWS[-1]) for a, law in laws.items()}
+        laws = {a: (law if a in declared else LAWS[-1]) for a, law in laws.items()}
         size = 1
         for law in laws.values():
             size *= len(law)
         if size > MAX_OUTCOMES:
             return None  # too many outcomes to enumerate (q of dimension 64)
     forms: dict[AtomKey, dict[AtomKey, Fraction]] = {a: {a: Fraction(1)} for a in atoms}
-    free = [a for a in atoms if a[0] not in declared]
+    free = [a for a in atoms if a not in declared]
     for _ in range(chooser.integer(0, 2) if len(free) > 1 else 0):
         a, b = pick(chooser, free), pick(chooser, free)
         if a == b:

@@ -19,24 +19,24 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from scaledattn.errors import ProofFileError
 from scaledattn.prooffile.check import TheoremVerdict, check_document, is_known_rule
 from scaledattn.prooffile.parse import (
     MAX_BYTES,
     Document,
-    ProofFileError,
     TheoremBlock,
     parse_document,
     read_bytes,
 )
 from scaledattn.prooffile.report import report_json, report_text
 
-__all__ = ["Checked", "ProofFileError", "check_file", "check_text", "read_document"]
+__all__ = ["CheckedFile", "ProofFileError", "check_file", "check_text", "read_document"]
 
 _FENCE = re.compile(r"^(?P<indent> {0,3})(?P<fence>`{3,}|~{3,})\s*(?P<info>[^\s`]*)")
 
 
 @dataclass(frozen=True)
-class Checked:
+class CheckedFile:
     """The verdicts on one file."""
 
     path: str
@@ -195,16 +195,16 @@ def read_document(path: Path) -> Document:
         raise err.located(name) from None
 
 
-def check_file(path: Path, seconds: float = 3.0) -> Checked:
+def check_file(path: Path, seconds: float = 3.0) -> CheckedFile:
     """Read and check one file."""
     document = read_document(path)
-    return Checked(str(path), check_document(document, seconds), document.blocks)
+    return CheckedFile(str(path), check_document(document, seconds), document.blocks)
 
 
-def check_text(text: str, path: str = "<proof>", seconds: float = 3.0) -> Checked:
+def check_text(text: str, path: str = "<proof>", seconds: float = 3.0) -> CheckedFile:
     """Check a proof text (not a file); ProofFileError naming ``path`` if malformed."""
     try:
         document = parse_document(text, is_known_rule)
     except ProofFileError as err:
         raise err.located(path) from None
-    return Checked(path, check_document(document, seconds))
+    return CheckedFile(path, check_document(document, seconds))

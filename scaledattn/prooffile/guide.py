@@ -10,7 +10,7 @@ from __future__ import annotations
 from functools import cache
 
 from scaledattn.derive import audit_of
-from scaledattn.prooffile.files import Checked, check_text
+from scaledattn.prooffile.files import CheckedFile, check_text
 from scaledattn.prooffile.lessons import EXERCISES, MISTAKES
 from scaledattn.registry import find_derivation
 from scaledattn.render.proof import proof_document
@@ -56,6 +56,14 @@ assume: ASSUMPTION            (any number of lines; optional)
   them the lesson's defaults apply, as in `verify`: the components of q and k are
   independent with mean 0 and variance 1, and c > 0. A line you give replaces the
   default it concerns; `assume: no defaults` switches the defaults off.
+- Other names are declared by `assume:` lines too, which hold for the whole theorem
+  (its statement line included): `assume: a integer` (or `real`, `positive`) gives a
+  name its kind (i, j, l, m, t, w, u, v are indices already), and `assume: w random
+  vector` makes `w` a random vector besides q and k, with components `w_a`. A fixed
+  real vector of any name and dimension has entries `entry(x, a, d_model)`. A primed
+  index `i'` is an index like `i`: the kernel writes Σᵢ Σᵢ i as `sum(sum(i', i', 1, N),
+  i, 1, N)`. `derive NAME --format proof` writes these lines itself (try
+  `projected_score_variance`).
 - `by` names a rule of the kernel (docs/soundness.md lists them) or a proved theorem:
   a built-in one (`scaledattn list`), one proved earlier in the same file, or one of two
   lemmas, themselves proof texts the kernel checks (`variance_of_independent_sum`:
@@ -78,7 +86,7 @@ assume: ASSUMPTION            (any number of lines; optional)
 
 
 @cache
-def checked_example(name: str) -> Checked:
+def checked_example(name: str) -> CheckedFile:
     """The check of an exercise or a mistake of :mod:`~scaledattn.prooffile.lessons` (cached)."""
     text = EXERCISES[name] if name in EXERCISES else MISTAKES[name].text
     return check_text(text, f"{name}.proof")

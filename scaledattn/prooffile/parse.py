@@ -15,7 +15,9 @@ A proof file holds one or more theorems::
   ``E(q_i) = 0``, ``Var(k_i) = 4``, ``Cov(X, Y) = 0`` (q_i read "for every i"), ``c > 0``,
   ``1 <= m <= n`` (an index range), ``t != w``, a definition of a
   vector's entries ``r_j = s_j + a``, a kind ``c positive`` (``real``, ``positive``,
-  ``integer``), and ``no defaults``. Without ``no defaults`` the lesson's defaults fill
+  ``integer``), a random vector ``w random vector`` (components ``w_a``; q and k need
+  none), and ``no defaults``. Declarations apply to the whole theorem, its statement
+  line included. Without ``no defaults`` the lesson's defaults fill
   in what the lines leave unsaid, as in ``scaledattn verify``: the components of q and k
   independent, with mean 0 and variance 1, and c > 0 when c appears.
 - The chain: the starting expression (optional: it defaults to the left side), then
@@ -42,10 +44,10 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sympy import Eq, Expr, Or, Symbol
+from sympy import Eq, Expr, Or, S, Symbol
 
 from scaledattn.calculator.parse import Node, Parser, quote
-from scaledattn.errors import InvalidArgument
+from scaledattn.errors import InvalidArgument, ProofFileError
 from scaledattn.kernel import (
     RULES,
     Assumption,
@@ -70,7 +72,6 @@ from scaledattn.prooffile.terms import KINDS, Names, TermBuilder, parse_text, sp
 __all__ = [
     "MAX_BYTES",
     "Document",
-    "ProofFileError",
     "StepLine",
     "TheoremBlock",
     "parse_document",
@@ -88,21 +89,10 @@ _ASSUME = re.compile(r"assume\s*:")
 _STEP = re.compile(r"(?P<rel><=>|⇔|=)")
 _BY = re.compile(r"\s+by\s+(?P<rule>\S+)\s*$")
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-
-
-class ProofFileError(InvalidArgument):
-    """A malformed proof file: ``path:line:column: message`` (one line)."""
-
-    def __init__(self, message: str, line: int, column: int, path: str = "") -> None:
-        super().__init__(message)
-        self.message, self.line, self.column, self.path = message, line, column, path
-
-    def located(self, path: str) -> ProofFileError:
-        """The same error naming ``path``."""
-        return ProofFileError(self.message, self.line, self.column, path)
-
-    def __str__(self) -> str:
-        return f"{self.path or '<proof>'}:{self.line}:{self.column}: {self.message}"
+#: A name a kind is declared for (a primed index ``a'`` included).
+_DECLARABLE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*'*")
+#: A random vector's name: letters, then primes.
+_VECTOR_NAME = re.compile(r"[A-Za-z]+'*")
 
 
 @dataclass(frozen=True)
@@ -130,6 +120,9 @@ class TheoremBlock:
     block: int = 0
     statement_text: str = ""
     statement_column: int = 1
+    #: Why the statement did not read with the names declared so far (it is read again
+    #: after each declaration; the error stands if the chain starts and it still fails).
+    unread: ProofFileError | None = field(default=None, repr=False, compare=False)
 
     @property
     def kind(self) -> str:
@@ -270,10 +263,19 @@ def _assumption(block: TheoremBlock, names: Names, text: str, line: int, column:
     if words == ["no", "defaults"]:
         block.described.append("no defaults")
         return
-    if len(words) == 2 and _IDENTIFIER.fullmatch(words[0]) and words[1] in KINDS:
-        if words[0] in names.kinds:
+    if len(words) == 2 and _DECLARABLE.fullmatch(words[0]) and words[1] in KINDS:
+        if words[0] in names.kinds or words[0] in names.vectors:
             raise reader.error(f"{words[0]} is declared twice")
         names.kinds[words[0]] = words[1]
+        return
+    if words[1:] == ["random", "vector"]:
+        if not _VECTOR_NAME.fullmatch(words[0]):
+            raise reader.error(f"a random vector's name is letters (and primes), got {words[0]!r}")
+        if words[0] in names.kinds or words[0] in names.vectors:
+            raise reader.error(f"{words[0]} is declared twice")
+        if block.assumptions:  # they were read with w_a a constant
+            raise reader.error("a random vector is declared before the other assume: lines")
+        names.vectors.add(words[0])
         return
     parser = reader.parser()
     first_token = parser.peek()
@@ -345,11 +347,13 @@ def _independence(block: TheoremBlock, reader: _Reader, parser: Parser) -> None:
         parts = split_name(word) if word else None
         if word in ("X", "Y", "Z"):
             units.append(RandomVariable(word))
-        elif parts is not None and not parts.subscript and parts.base in ("q", "k"):
+        elif parts is not None and not parts.subscript and reader.names.is_vector(parts.label):
             vectors.append(RandomVector(parts.label, reader.names.constant("d_k")))
         else:
             raise reader.error(
-                "independent(…) takes random variables X, Y, Z or vectors q, k", child.position
+                "independent(…) takes random variables X, Y, Z or random vectors (q, k, or"
+                " one declared 'w random vector')",
+                child.position,
             )
     if units and vectors:
         raise reader.error("independent(…) takes either variables X, Y, Z or vectors q, k")
@@ -446,6 +450,8 @@ def parse_document(
         column = len(line.text) - len(stripped) + 1
         if stripped.startswith("theorem") and _THEOREM.match(stripped):
             flush()
+            if current is not None and current.unread is not None:
+                raise current.unread
             current, names = _theorem(stripped, line.number, column, theorems), Names()
             current.block = block
             theorems.append(current)
@@ -475,6 +481,8 @@ def parse_document(
             pending.add(stripped, line.number, column)
             continue
         flush()
+        if current.unread is not None:
+            raise current.unread
         pending = _Pending(stripped, line.number, column, [(0, line.number, column)])
     flush()
     if not theorems:
@@ -482,6 +490,8 @@ def parse_document(
             "no theorem: a proof file starts with 'theorem NAME: STATEMENT'", max(last, 1), 1
         )
     for t in theorems:
+        if t.unread is not None:
+            raise t.unread
         if t.start is None and not t.steps:
             raise ProofFileError(f"theorem {t.name} has no steps", t.line, 1)
     return Document(theorems)
@@ -507,16 +517,30 @@ def _theorem(text: str, line: int, column: int, earlier: Sequence[TheoremBlock])
         raise ProofFileError(f"theorem {name} has no statement", line, column + match.end())
     offset = column + match.end() + lead
     reader = _Reader(Names(), line, offset, rest.strip())
-    block = TheoremBlock(name, line, reader.statement())
+    try:
+        statement, unread = reader.statement(), None
+    except ProofFileError as err:  # perhaps a name declared below (assume: a integer)
+        statement, unread = Equation(S.Zero, S.Zero), err
+    block = TheoremBlock(name, line, statement, unread=unread)
     block.statement_text, block.statement_column = rest.strip(), offset
     return block
 
 
 def _restate(block: TheoremBlock, names: Names) -> Equation | Equivalence:
-    """The statement re-read with the kinds declared so far (``assume: c positive``)."""
-    if not names.kinds:
+    """The statement re-read with the names declared so far (``assume: c positive``).
+
+    A statement that does not read yet keeps its error in ``block.unread``.
+    """
+    if not (names.kinds or names.vectors or block.unread):
         return block.statement
-    return _Reader(names, block.line, block.statement_column, block.statement_text).statement()
+    reader = _Reader(names, block.line, block.statement_column, block.statement_text)
+    try:
+        statement = reader.statement()
+    except ProofFileError as err:
+        block.unread = err
+        return block.statement
+    block.unread = None
+    return statement
 
 
 def _chain_line(

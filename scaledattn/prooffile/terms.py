@@ -7,12 +7,14 @@ by :class:`TermBuilder`. Names:
 
 - ``X``, ``Y``, ``Z``: random variables; ``q_i``, ``k_2``, ``k'_j``: components of the
   random vectors q, k, k' (``dot(q, k)`` is q·k of dimension d_k, ``dot(q, k, N)`` of N);
+  ``assume: w random vector`` makes ``w`` a random vector too (components ``w_a``);
 - ``i j l m t w u v``: indices, ``d_k``, ``n``, ``N``: dimensions (positive integers);
   ``sigma``, ``sigma_q``, ``sigma_k``: positive; any other name is a real constant
-  (``assume: c positive`` and the like change the kind of a name);
+  (``assume: c positive`` and the like change the kind of a name); a primed index
+  ``i'``, ``i''`` (as the kernel names the inner index of Σᵢ Σᵢ) has its index's kind;
 - ``s_i``, ``r_i``, ``y_i``, ``g_i``: entries of real vectors of dimension n
-  (``entry(s, i, N)`` for another dimension); ``p_i`` is softmax(s)ᵢ
-  (``softmax(r, i, n, p')`` for another score vector or name).
+  (``entry(s, i, N)`` for another vector or dimension, any name: ``entry(b_q, i, d_k)``);
+  ``p_i`` is softmax(s)ᵢ (``softmax(r, i, n, p')`` for another score vector or name).
 
 Functions: ``E Var Cov std sqrt exp log dot``, ``sum(BODY, i, 1, N)`` (Σᵢ₌₁ᴺ),
 ``cross_sum(BODY, i, j, 1, N)`` (Σ over i ≠ j), ``delta(i, j)`` (Kronecker),
@@ -25,12 +27,14 @@ Examples
 Var(Sum(k_i*q_i, (i, 1, d_k)))
 >>> build_term("cross_sum(E(q_i)*E(q_j), i, j, 1, 3)")
 CrossSum(E(q_i)*E(q_j), (i, j, 1, 3))
+>>> build_term("sum(sum(q_i', i', 1, n), i, 1, n)")
+Sum(Sum(q_i', (i', 1, n)), (i, 1, n))
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 import sympy
@@ -58,6 +62,7 @@ from scaledattn.render.proof import (
     DIMENSIONS,
     ENTRY_VECTORS,
     POSITIVE_NAMES,
+    RANDOM_VECTORS,
     default_kind,
 )
 
@@ -96,7 +101,7 @@ FUNCTIONS: tuple[tuple[str, int, int], ...] = (
     ("lim", 2, 2),
     ("softmax", 2, 4),
     ("entry", 3, 3),
-    ("independent", 2, 8),
+    ("independent", 1, 8),
     ("independent_pairs", 2, 8),
 )
 
@@ -117,24 +122,23 @@ PROOF_SYNTAX = Syntax(
     root_prefix=True,
 )  # fmt: skip
 
-_PRIME = re.compile(r"(?<=[A-Za-z0-9_])'")
-_NAME = re.compile(r"([A-Za-z]+)(_*)(?:_([A-Za-z0-9]+))?")
+_PRIME = re.compile(r"(?<=[A-Za-z0-9_])'+")
+_NAME = re.compile(r"([A-Za-z]+)(_*)(?:_([A-Za-z0-9]+)(_*))?")
 SCALARS = ("X", "Y", "Z")
-RANDOM_VECTORS = ("q", "k")
 
 
 def primes_as_underscores(text: str) -> str:
     """``k'_i`` → ``k__i``: the same length (columns stay), a name the tokenizer reads.
 
-    >>> primes_as_underscores("Var(k'_i) + p'")
-    'Var(k__i) + p_'
+    >>> primes_as_underscores("Var(k'_i) + p' + i''")
+    'Var(k__i) + p_ + i__'
     """
-    return _PRIME.sub("_", text)
+    return _PRIME.sub(lambda primes: "_" * len(primes.group()), text)
 
 
 @dataclass(frozen=True)
 class Name:
-    """A name split into its letters, primes and subscript: ``k'_i`` → ('k', 1, 'i')."""
+    """A name split into its letters, primes and subscript: ``k'_i'`` → ('k', 1, "i'")."""
 
     base: str
     primes: int
@@ -145,26 +149,57 @@ class Name:
         """The vector's name with its primes: ``k'``."""
         return self.base + "'" * self.primes
 
+    @property
+    def written(self) -> str:
+        """The whole name as written, primes as primes: ``k'_i'``, ``b_q``."""
+        return self.label + (f"_{self.subscript}" if self.subscript else "")
+
 
 def split_name(word: str) -> Name | None:
-    """The parts of a name written with primes as underscores, or None."""
+    """The parts of a name written with primes as underscores, or None.
+
+    >>> split_name("k__i_"), split_name("d_k")
+    (Name(base='k', primes=1, subscript="i'"), Name(base='d', primes=0, subscript='k'))
+    """
     match = _NAME.fullmatch(word)
     if match is None:
         return None
-    base, bars, sub = match.group(1), match.group(2), match.group(3) or ""
-    return Name(base, len(bars), sub)
+    base, bars, sub, sub_bars = (match.group(n) or "" for n in range(1, 5))
+    return Name(base, len(bars), sub + "'" * len(sub_bars))
+
+
+def unprimed(name: str) -> str:
+    """A name without its trailing primes: ``i''`` → ``i``."""
+    return name.rstrip("'")
 
 
 @dataclass
 class Names:
-    """What bare names mean in one theorem: declared kinds of constants."""
+    """What bare names mean in one theorem: declared kinds of constants, random vectors."""
 
     kinds: dict[str, str] = field(default_factory=dict)
+    vectors: set[str] = field(default_factory=set)
+
+    def kind(self, name: str) -> str:
+        """A name's declared kind, else its unprimed name's (i' is an index as i is)."""
+        if name in self.kinds:
+            return self.kinds[name]
+        base = unprimed(name)
+        return self.kinds.get(base, default_kind(base))
 
     def constant(self, name: str) -> Symbol:
         """The symbol of a constant: its declared kind, or the default kind of its name."""
-        kind = self.kinds.get(name, default_kind(name))
-        return Symbol(name, **KINDS[kind])
+        return Symbol(name, **KINDS[self.kind(name)])
+
+    def is_vector(self, label: str) -> bool:
+        """Whether ``label`` names a random vector: q, k (primed or not) or a declared one."""
+        if label in self.vectors:
+            return True
+        return unprimed(label) in RANDOM_VECTORS and label not in self.kinds
+
+    def is_declared(self, name: str) -> bool:
+        """Whether ``name`` (or, for a primed name, its unprimed name) was declared."""
+        return name in self.kinds or unprimed(name) in self.kinds or name in self.vectors
 
     def index(self, word: str) -> Expr:
         """An index: a number ≥ 1 or an index symbol."""
@@ -238,25 +273,32 @@ class TermBuilder:
         word = str(node.value)
         if word in SCALARS:
             return RandomVariable(word)
-        if word in DIMENSIONS or word in POSITIVE_NAMES or word in self.names.kinds:
-            return self.names.constant(word)
         parts = split_name(word)
+        written = parts.written if parts is not None else word
+        names = self.names
+        if parts is not None and parts.subscript and names.is_vector(parts.label):
+            return Component(VectorLabel(parts.label), self._index(node, parts.subscript))
+        if parts is not None and not parts.subscript and names.is_vector(parts.label):
+            raise self.fail(
+                node,
+                f"the vector {written} appears only in dot(…); its components are {written}_i",
+            )
+        if written in DIMENSIONS or written in POSITIVE_NAMES or names.is_declared(written):
+            return names.constant(written)
         if parts is not None and parts.subscript:
-            if parts.base in RANDOM_VECTORS:
-                return Component(VectorLabel(parts.label), self._index(node, parts.subscript))
             if parts.base in ENTRY_VECTORS:
-                n = self.names.constant("n")
+                n = names.constant("n")
                 return Entry(parts.label, self._index(node, parts.subscript), n)
             if parts.base == "p":
-                n = self.names.constant("n")
+                n = names.constant("n")
                 return Softmax("s", self._index(node, parts.subscript), n, parts.label)
-        if word in RANDOM_VECTORS or (parts is not None and parts.base in RANDOM_VECTORS):
-            raise self.fail(
-                node, f"the vector {word} appears only in dot(q, k); its components are {word}_i"
-            )
-        if parts is not None and parts.primes:
-            raise self.fail(node, f"a prime belongs to a vector's name, got {word!r}")
-        return self.names.constant(word)
+        if (
+            parts is not None
+            and parts.primes
+            and (parts.subscript or names.kind(written) != "integer")
+        ):
+            raise self.fail(node, f"a prime belongs to a vector or an index, got {written!r}")
+        return names.constant(written)
 
     def _index(self, node: Node, word: str) -> Expr:
         try:
@@ -264,13 +306,14 @@ class TermBuilder:
         except InvalidArgument as err:
             raise self.fail(node, str(err)) from None
 
-    def _label(self, node: Node, what: str) -> str:
+    def _label(self, node: Node, what: str, subscripted: bool = False) -> str:
+        """A vector's name; ``subscripted`` lets it have a subscript of its own (b_q)."""
         if node.kind != "name":
             raise self.fail(node, f"{what} takes a name here")
         parts = split_name(str(node.value))
-        if parts is None or parts.subscript:
+        if parts is None or (parts.subscript and not subscripted):
             raise self.fail(node, f"{what} takes a vector's name, got {node.value!r}")
-        return parts.label
+        return parts.written
 
     def _bound_index(self, node: Node) -> Symbol:
         value = self.build(node)
@@ -329,7 +372,7 @@ class TermBuilder:
     def fn_dot(self, node: Node) -> Expr:
         """q·k of dimension d_k, or of the dimension given third."""
         q, k = (self._label(c, "dot") for c in node.children[:2])
-        if q.rstrip("'") not in RANDOM_VECTORS or k.rstrip("'") not in RANDOM_VECTORS:
+        if not (self.names.is_vector(q) and self.names.is_vector(k)):
             raise self.fail(node, "dot takes the random vectors q and k: dot(q, k) or dot(q, k, N)")
         dim: Expr = self.names.constant("d_k")
         if len(node.children) == 3:
@@ -387,8 +430,10 @@ class TermBuilder:
         return Softmax(scores, i, n, name)
 
     def fn_entry(self, node: Node) -> Expr:
-        """entry(s, i, N): the i-th entry of the real vector s of dimension N."""
-        name = self._label(node.children[0], "entry")
+        """entry(s, i, N): the i-th entry of the real vector s (any name) of dimension N."""
+        name = self._label(node.children[0], "entry", subscripted=True)
+        if self.names.is_vector(name):
+            raise self.fail(node.children[0], f"{name} is a random vector, not a real one")
         i = self.build(node.children[1])
         if not i.is_integer:
             raise self.fail(node.children[1], "entry(s, i, N) takes an index")
@@ -400,8 +445,14 @@ def parse_text(text: str) -> Parser:
     return Parser(primes_as_underscores(text), PROOF_SYNTAX)
 
 
-def build_term(text: str, kinds: Mapping[str, str] | None = None) -> Expr:
-    """The kernel term written in ``text``; InvalidArgument naming the first problem."""
+def build_term(
+    text: str, kinds: Mapping[str, str] | None = None, vectors: Iterable[str] = ()
+) -> Expr:
+    """The kernel term written in ``text``; InvalidArgument naming the first problem.
+
+    ``kinds`` and ``vectors`` are what ``assume:`` lines would declare: kinds of names
+    (``{"a": "integer"}``) and random vectors besides q and k (``["w"]``).
+    """
     parser = parse_text(text)
     node = parser.parse()
-    return TermBuilder(Names(dict(kinds or {})), text).build(node)
+    return TermBuilder(Names(dict(kinds or {}), set(vectors)), text).build(node)

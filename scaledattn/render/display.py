@@ -100,11 +100,6 @@ def _flatten(expr: Any) -> Any:
         return expr.func(*args)
 
 
-def kind_of(statement: Statement) -> str:
-    """'iff' for an equivalence, 'calc' for an equation."""
-    return "iff" if isinstance(statement, Equivalence) else "calc"
-
-
 def sympy_string(expr: Any) -> str:
     """The SymPy string of an expression, as written."""
     return str(sympy.sstr(flatten(expr), order="none"))

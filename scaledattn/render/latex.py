@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from scaledattn.kernel import Audit
-from scaledattn.render.display import flatten, kind_of, statement_parts
+from scaledattn.kernel import Audit, Equivalence
+from scaledattn.render.display import flatten, statement_parts
 from scaledattn.render.printers import latex
 
 
@@ -36,7 +36,7 @@ def audit_latex(audit: Audit, *, numbered: bool = False, width: int | None = Non
     characters of LaTeX across lines (:func:`break_tex`).
     """
     d = audit.derivation
-    rel = "&=" if kind_of(d.statement) == "calc" else r"&\iff"
+    rel = r"&\iff" if isinstance(d.statement, Equivalence) else "&="
     rows = []
     for n, r in enumerate(audit.steps):
         mark = "" if r.ok else r"\ \text{(rejected)}"

@@ -23,6 +23,7 @@ Examples
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import sympy
@@ -47,10 +48,11 @@ from scaledattn.kernel import (
     Positive,
     Theorem,
 )
-from scaledattn.kernel.expr import RandomVariable, rebuild
+from scaledattn.kernel.expr import Component, DotProduct, RandomVariable, VectorLabel, rebuild
 
 __all__ = [
     "certificate",
+    "declarations",
     "INDEX_LETTERS",
     "DIMENSIONS",
     "ENTRY_VECTORS",
@@ -70,14 +72,23 @@ DIMENSIONS = frozenset({"d_k", "n", "N"})
 POSITIVE_NAMES = frozenset({"sigma", "sigma_q", "sigma_k"})
 #: Vectors of real entries (dimension n): s_i, r_i, y_i, g_i.
 ENTRY_VECTORS = frozenset("sryg")
+#: The random vectors a proof file knows without a declaration (and their primed names).
+RANDOM_VECTORS = frozenset("qk")
+_VECTOR_LABEL = re.compile(r"[A-Za-z]+'*")
 
 
 def default_kind(name: str) -> str:
     """The kind a bare constant name has in a proof file: 'integer', 'positive' or 'real'.
 
+    A primed name has the kind of its unprimed name (the kernel names the inner index
+    of Σᵢ Σᵢ ``i'``).
+
     >>> default_kind("i"), default_kind("d_k"), default_kind("sigma_q"), default_kind("c")
     ('integer', 'integer', 'positive', 'real')
+    >>> default_kind("i''")
+    'integer'
     """
+    name = name.rstrip("'")
     if name in INDEX_LETTERS or name in DIMENSIONS:
         return "integer"
     if name in POSITIVE_NAMES:
@@ -218,6 +229,40 @@ def _symbols(derivation: Derivation) -> list[Symbol]:
     return [found[k] for k in sorted(found)]
 
 
+def _vector_labels(derivation: Derivation) -> list[str]:
+    """The random vectors of a derivation other than q and k: each needs a declaration."""
+    found: set[str] = set()
+    items: list[Any] = [derivation.statement.lhs, derivation.statement.rhs]
+    items += [s.claim for s in derivation.steps]
+    for a in derivation.assumptions:
+        items += [v for v in vars(a).values() if isinstance(v, sympy.Basic)]
+        found |= {v.name for v in getattr(a, "vectors", ()) if isinstance(v, VectorLabel)}
+    for item in items:
+        for node in sympy.preorder_traversal(rebuild(item)):
+            if isinstance(node, Component):
+                found.add(node.label.name)
+            elif isinstance(node, DotProduct):
+                found |= {label.name for label in node.args[:2]}
+    for label in found:
+        if not _VECTOR_LABEL.fullmatch(label):
+            raise InvalidArgument(f"the proof format cannot write the random vector {label!r}")
+    return sorted(x for x in found if x.rstrip("'") not in RANDOM_VECTORS)
+
+
+def declarations(derivation: Derivation) -> list[str]:
+    """The ``assume:`` declarations a derivation's names need: kinds, then random vectors.
+
+    A constant whose kind is not its name's default (``a integer``) and a random
+    vector other than q and k (``w random vector``) is declared.
+    """
+    kinds = [
+        f"{s.name} {symbol_kind(s)}"
+        for s in _symbols(derivation)
+        if symbol_kind(s) != default_kind(s.name)
+    ]
+    return kinds + [f"{label} random vector" for label in _vector_labels(derivation)]
+
+
 def _cited(derivation: Derivation) -> list[Derivation]:
     out: list[Derivation] = []
     for step in derivation.steps:
@@ -245,9 +290,7 @@ def proof_theorem(derivation: Derivation) -> str:
     iff = isinstance(st, Equivalence)
     relation = "<=>" if iff else "="
     lines = [f"theorem {derivation.name}: {proof_term(st.lhs)} {relation} {proof_term(st.rhs)}"]
-    for s in _symbols(derivation):
-        if symbol_kind(s) != default_kind(s.name):
-            lines.append(f"assume: {s.name} {symbol_kind(s)}")
+    lines += [f"assume: {declared}" for declared in declarations(derivation)]
     lines.append("assume: no defaults")
     lines += [f"assume: {proof_assumption(a)}" for a in derivation.assumptions]
     lines.append(f"  {proof_term(derivation.start)}")
@@ -281,11 +324,7 @@ def certificate(audit: Audit) -> dict[str, Any]:
     for d in _ordered(audit):
         st = d.statement
         iff = isinstance(st, Equivalence)
-        declared = [
-            f"{s.name} {symbol_kind(s)}"
-            for s in _symbols(d)
-            if symbol_kind(s) != default_kind(s.name)
-        ]
+        declared = declarations(d)
         theorems.append({
             "name": d.name,
             "kind": "iff" if iff else "calc",

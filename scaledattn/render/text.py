@@ -7,7 +7,7 @@ from typing import Any
 from sympy.printing.pretty.stringpict import prettyForm, stringPict
 
 from scaledattn.errors import ProofError
-from scaledattn.kernel import Audit
+from scaledattn.kernel import Audit, Equivalence
 from scaledattn.render.diagnose import diagnosis
 from scaledattn.render.display import (
     abbreviations,
@@ -15,7 +15,6 @@ from scaledattn.render.display import (
     assumption_text,
     carried_assumptions,
     flatten,
-    kind_of,
     modulo_axioms,
     statement_parts,
     sympy_string,
@@ -98,7 +97,7 @@ def audit_text(audit: Audit) -> str:
             out += ["  " + line for line in _statement_lines(a, "=", a.inner)]
     out.append("")
     blocks = [(_block("    ", d.start, ""), "")]
-    rel = "  = " if kind_of(d.statement) == "calc" else "  ⇔ "
+    rel = "  ⇔ " if isinstance(d.statement, Equivalence) else "  = "
     previous = d.start
     for r in audit.steps:
         mark = "✓" if r.ok else "✗"

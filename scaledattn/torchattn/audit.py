@@ -78,11 +78,12 @@ def t_quantile(p: float, df: int) -> float:
 
 @lru_cache(maxsize=1)
 def _theorem() -> tuple[sympy.Expr, dict[str, Any]]:
+    from scaledattn.proofs import dot_product_variance as dpv
     from scaledattn.proofs import projected_scores as ps
 
     theorem = prove(ps.projected_score_variance)
     symbols = {
-        "d_k": ps.d,
+        "d_k": dpv.d,
         "sigma_q": ps.sigma_q,
         "sigma_k": ps.sigma_k,
         "x": ps.norm_sq(ps.x),

@@ -8,9 +8,9 @@ from types import ModuleType
 
 import pytest
 
+from scaledattn import grading as judged
 from scaledattn.cli import main
 from scaledattn.derive import audit_of
-from scaledattn.numeric import exercises as judged
 from scaledattn.numeric.distributions import Coin, Finite
 from scaledattn.numeric.exact import combinations
 from scaledattn.registry import all_derivations

@@ -13,7 +13,7 @@ from scaledattn.claims import Verdict, verify
 from scaledattn.claims.outcome import Result
 from scaledattn.errors import InvalidArgument
 from scaledattn.kernel import Derivation
-from scaledattn.numeric.evidence import witness_derivation
+from scaledattn.numeric.evidence import derivation_evidence
 from tests.profiles import bounded
 from tests.strategies import claim_texts
 
@@ -123,7 +123,7 @@ def test_a_verified_identitys_derivation_is_also_witnessed_by_numbers() -> None:
     derivation: Derivation = derivation_of(
         "claim", lhs, rhs, normalize(lhs, setup.env), normalize(rhs, setup.env), setup.env
     )
-    witness = witness_derivation(derivation)
+    witness = derivation_evidence(derivation)
     assert witness.tested
     assert witness.agrees
 

@@ -8,7 +8,7 @@ from types import SimpleNamespace
 import pytest
 
 from scaledattn.cli import main
-from scaledattn.cli.theorems import EXIT_MODULO_AXIOM
+from scaledattn.cli.exits import EXIT_MODULO_AXIOM
 from scaledattn.derive import calc
 from scaledattn.kernel import E, Var, axiom, random_variables
 from scaledattn.registry import TheoremModule

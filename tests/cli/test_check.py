@@ -6,13 +6,13 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
-from scaledattn.proofs import softmax_gradient as grad
 from sympy import KroneckerDelta
 
 from scaledattn.cli import main
 from scaledattn.cli.theorems import METHODS
 from scaledattn.derive import calc
 from scaledattn.kernel import Deriv, Rule, axiom
+from scaledattn.proofs import softmax_gradient as grad
 from scaledattn.registry import TheoremModule, theorem_modules
 from tests.numeric.test_evidence import WRONG
 

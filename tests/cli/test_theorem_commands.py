@@ -111,7 +111,7 @@ def test_a_proof_script_prints_the_derivation_and_a_verdict(tmp_path: Path) -> N
 
 
 def test_a_proof_script_with_one_wrong_claim_exits_non_zero_naming_the_step(tmp_path: Path) -> None:
-    source = (ROOT / "proofs" / "variance_of_sum.py").read_text(encoding="utf-8")
+    source = (ROOT / "scaledattn" / "proofs" / "variance_of_sum.py").read_text(encoding="utf-8")
     right = ".eq(Var(X) + Var(Y) + 2 * Cov(X, Y),                        by=covariance_def)"
     assert right in source
     wrong = source.replace(right, right.replace("2 * Cov", "Cov"))

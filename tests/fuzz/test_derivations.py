@@ -22,15 +22,6 @@ from tests.kernel.corpus import RIGHT
 
 #: Theorems at a fixed large dimension (q of dimension 64) have no enumerable world.
 TOO_LARGE = {"exercise2_std_at_64"}
-#: The projected-score theorems (proofs/projected_scores.py) hold fixed real tokens x, y
-#: and weight rows, which the world builder (scaledattn.numeric.worlds) does not draw
-#: yet; their steps are evaluated on models by `scaledattn check`'s witnesses instead
-#: (tests/proofs, tests/numeric).
-NO_WORLD_YET = {
-    "projected_score_variance",
-    "projected_score_variance_same_token",
-    "projected_score_variance_with_bias",
-}
 
 
 def _verifier_derivation(claim: str, assume: list[str]) -> Derivation:
@@ -41,11 +32,7 @@ def _verifier_derivation(claim: str, assume: list[str]) -> Derivation:
 
 
 def _derivations() -> list[tuple[str, Derivation]]:
-    found = [
-        (f"theorem {d.name}", d)
-        for d in all_derivations()
-        if d.name not in TOO_LARGE | NO_WORLD_YET
-    ]
+    found = [(f"theorem {d.name}", d) for d in all_derivations() if d.name not in TOO_LARGE]
     # the corpus's own derivations (its copies of the registered ones are checked above)
     found += [(f"corpus {r.name}", r.build()) for r in RIGHT if "registered" not in r.name]
     d_k = sympy.Symbol("d_k", integer=True, positive=True)

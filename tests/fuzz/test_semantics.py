@@ -11,6 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sympy import KroneckerDelta, Mul, Symbol, exp
 
+from scaledattn.errors import Undecided, Undefined
 from scaledattn.kernel import (
     Cov,
     CrossSum,
@@ -34,11 +35,10 @@ from scaledattn.kernel import (
     random_variables,
 )
 from scaledattn.numeric.semantics import (
-    Undecided,
-    Undefined,
     World,
     agree,
     check_world,
+    equal,
     value,
 )
 from scaledattn.numeric.worlds import RandomChooser, draw_world
@@ -189,3 +189,75 @@ def test_drawn_worlds_satisfy_the_lesson_assumptions(data: st.DataObject) -> Non
     assert check_world(world, assumptions) == ""
     assert value(Var(Dot(q, k)), world) == value(n, world)
     assert value(KroneckerDelta(1, 1), world) == 1
+
+
+# ------------------------------------------------- fixed vectors and projected scores
+
+
+def _projected_context() -> tuple[list[object], list[object], object, object]:
+    """Var(q·k) with q = W_q x + b_q, k = W_k y + b_k (proofs/projected_scores.py)."""
+    from scaledattn.registry import find_derivation
+
+    derivation = find_derivation("projected_score_variance_with_bias")
+    chain = [derivation.start, *(s.claim for s in derivation.steps)]
+    statement = derivation.statement
+    return chain, list(derivation.assumptions), statement.lhs, statement.rhs
+
+
+@settings(
+    max_examples=15,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+@given(st.data())
+def test_worlds_of_projected_scores_fit_per_index_means_and_moments_of_other_atoms(
+    data: st.DataObject,
+) -> None:
+    chain, assumptions, lhs, rhs = _projected_context()
+    world, why = draw_world(chain, assumptions, HypothesisChooser(data), shrink=True)
+    assert world is not None, why
+    assert check_world(world, assumptions) == ""
+    # E[qᵢ] = b_{q,i} entry by entry, Var(qᵢ) = Var(Σₐ wₐxₐ) = σ_q²‖x‖²
+    d_model = int(world.values[Symbol("d_model", integer=True, positive=True)])
+    sigma_q = world.values[Symbol("sigma_q", positive=True)]
+    norm = sum((world.vectors["x"][t] ** 2 for t in range(d_model)), F(0))
+    q = RandomVector("q", dimension("d_k"))
+    for t in range(1, world.dims["q"] + 1):
+        assert equal(value(E(q[t]), world), world.vectors["b_q"][t - 1])
+        assert equal(value(Var(q[t]), world), sigma_q**2 * norm)
+    assert equal(value(lhs, world), value(rhs, world))
+
+
+def test_projected_score_worlds_tell_the_bias_terms_apart() -> None:
+    """Biases and tokens vary: dropping the bias terms is wrong in some drawn world."""
+    from scaledattn.registry import find_derivation
+
+    chain, assumptions, lhs, rhs = _projected_context()
+    without_bias = find_derivation("projected_score_variance").statement.rhs
+    chooser = RandomChooser(14)
+    differ = 0
+    for _ in range(10):
+        world, why = draw_world(chain, assumptions, chooser, shrink=True)
+        assert world is not None, why
+        assert equal(value(lhs, world), value(rhs, world))
+        differ += not equal(value(lhs, world), value(without_bias, world))
+    assert differ > 0
+
+
+def test_a_law_too_large_to_enumerate_shrinks_a_dimension_when_asked() -> None:
+    q, k = RandomVector("q", n), RandomVector("k", n)
+    assumptions = [IndependentComponents(q, k), ZeroMean(q), ZeroMean(k)]
+    assumptions += [UnitVariance(q), UnitVariance(k)]
+    fixed = {n: F(4)}  # 8 atoms of two points: 256 outcomes
+    world, why = draw_world([Var(Dot(q, k))], assumptions, RandomChooser(1), fixed=fixed)
+    assert world is None
+    assert "enumerate" in why
+    m_dim = dimension("m")
+    qm, km = RandomVector("q", m_dim), RandomVector("k", m_dim)
+    context = [IndependentComponents(qm, km), ZeroMean(qm), ZeroMean(km)]
+    context += [UnitVariance(qm), UnitVariance(km)]
+    for seed in range(5):
+        world, why = draw_world([Var(Dot(qm, km))], context, RandomChooser(seed), shrink=True)
+        assert world is not None, why
+        assert value(Var(Dot(qm, km)), world) == value(m_dim, world)

@@ -20,12 +20,6 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from scaledattn.proofs import dot_product_variance as dpv
-from scaledattn.proofs import projected_scores as ps
-from scaledattn.proofs import saturation_limits as sat
-from scaledattn.proofs import shift_invariance as shift
-from scaledattn.proofs import softmax_gradient as grad
-from scaledattn.proofs import unique_scale as uniq
 from sympy import Abs, Eq, KroneckerDelta, Or, S, Symbol, exp, log, sqrt
 
 from scaledattn.derive import calc, equivalence
@@ -79,6 +73,12 @@ from scaledattn.kernel import (
 from scaledattn.kernel import calculus as C
 from scaledattn.kernel import rules as R
 from scaledattn.kernel.assumptions import Independence
+from scaledattn.proofs import dot_product_variance as dpv
+from scaledattn.proofs import projected_scores as ps
+from scaledattn.proofs import saturation_limits as sat
+from scaledattn.proofs import shift_invariance as shift
+from scaledattn.proofs import softmax_gradient as grad
+from scaledattn.proofs import unique_scale as uniq
 from scaledattn.registry import find_derivation
 
 X, Y, Z = random_variables("X Y Z")

@@ -455,12 +455,11 @@ def test_a_missing_positivity_names_only_the_unknown_not_other_symbols() -> None
 
 
 def test_a_proved_theorem_rewrites_inside_a_disjunction() -> None:
+    from scaledattn.derive import audit_of, equivalence
     from scaledattn.proofs.dot_product_variance import LESSON, dot_product_variance
     from scaledattn.proofs.dot_product_variance import d as d_k
     from scaledattn.proofs.dot_product_variance import k as k_vec
     from scaledattn.proofs.dot_product_variance import q as q_vec
-
-    from scaledattn.derive import audit_of, equivalence
 
     variance = Var(Dot(q_vec, k_vec))
     proof = (

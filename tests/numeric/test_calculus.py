@@ -15,9 +15,6 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from scaledattn.proofs import saturation_limits as sat
-from scaledattn.proofs import shift_invariance as shift
-from scaledattn.proofs import softmax_gradient as grad
 from sympy import KroneckerDelta, S, Symbol
 
 from scaledattn.derive import audit_of, calc
@@ -33,8 +30,11 @@ from scaledattn.kernel import (
     random_variables,
 )
 from scaledattn.numeric.calculus import CalculusEvaluator
-from scaledattn.numeric.evidence import witness_derivation
+from scaledattn.numeric.evidence import derivation_evidence
 from scaledattn.numeric.scores import default_score_settings, read_setting
+from scaledattn.proofs import saturation_limits as sat
+from scaledattn.proofs import shift_invariance as shift
+from scaledattn.proofs import softmax_gradient as grad
 from tests.strategies import score_lists
 
 MODULES = (grad, sat, shift)
@@ -55,7 +55,7 @@ def fake(name: str, rewrite: Any) -> Axiom:
 def refuted_steps(d: Derivation, settings_: Any) -> list[set[tuple[int, str]]]:
     """For each setting, the (number, rule) of the steps whose two sides differ."""
     assert audit_of(d).verified, "the kernel must accept the wrong step (that is the point)"
-    w = witness_derivation(d, settings_)
+    w = derivation_evidence(d, settings_)
     assert w.tested
     return [{(s.number, s.label) for s in setting.disagreements()} for setting in w.settings]
 
@@ -67,7 +67,7 @@ def refuted_steps(d: Derivation, settings_: Any) -> list[set[tuple[int, str]]]:
 def test_every_softmax_derivation_agrees_with_numbers_on_its_evidence(
     module: Any, derivation: Derivation
 ) -> None:
-    w = witness_derivation(derivation, module.evidence()[derivation.name])
+    w = derivation_evidence(derivation, module.evidence()[derivation.name])
     assert w.agrees, w.as_json()
     for s in w.settings:
         assert s.measurement is not None
@@ -88,7 +88,7 @@ def test_the_statement_is_measured_by_a_route_that_fits_it(
     derivation: Derivation, method: str
 ) -> None:
     module = next(m for m in MODULES if derivation in m.derivations)
-    w = witness_derivation(derivation, module.evidence()[derivation.name])
+    w = derivation_evidence(derivation, module.evidence()[derivation.name])
     assert {s.measurement.method for s in w.settings if s.measurement} == {method}
 
 
@@ -112,7 +112,7 @@ def test_the_evidence_covers_equal_and_different_indices(derivation: Any, a: str
 
 def test_settings_built_from_the_assumptions_agree_too() -> None:
     for _, d in SOFTMAX:
-        w = witness_derivation(d)
+        w = derivation_evidence(d)
         assert w.source == "assumptions"
         assert w.agrees, w.as_json()
 
@@ -172,9 +172,9 @@ def test_every_step_of_the_gradients_agrees_on_random_scores(
 ) -> None:
     n = len(scores)
     i, m = data.draw(st.integers(1, n)), data.draw(st.integers(1, n))
-    w = witness_derivation(grad.softmax_gradient, [{"n": n, "i": i, "m": m, "s": scores}])
+    w = derivation_evidence(grad.softmax_gradient, [{"n": n, "i": i, "m": m, "s": scores}])
     assert w.agrees, w.as_json()
-    w = witness_derivation(grad.cross_entropy_gradient, [{"n": n, "m": m, "t": i, "s": scores}])
+    w = derivation_evidence(grad.cross_entropy_gradient, [{"n": n, "m": m, "t": i, "s": scores}])
     assert w.agrees, w.as_json()
 
 
@@ -185,7 +185,7 @@ def test_the_cross_entropy_gradient_tends_to_norm_root_two_on_random_scores(
 ) -> None:
     n = len(scores)
     t, w = data.draw(st.lists(st.integers(1, n), min_size=2, max_size=2, unique=True))
-    witness = witness_derivation(sat.p_minus_y_limit, [{"n": n, "t": t, "w": w, "s": scores}])
+    witness = derivation_evidence(sat.p_minus_y_limit, [{"n": n, "t": t, "w": w, "s": scores}])
     assert witness.agrees, witness.as_json()
 
 
@@ -235,7 +235,7 @@ def test_a_limit_of_two_instead_of_root_two_is_refuted_at_that_step() -> None:
     wrong = replace(d, steps=tuple(steps), statement=Equation(d.statement.lhs, S(2)))
     found = refuted_steps(wrong, sat.evidence()["p_minus_y_limit"])
     assert found == [{(len(steps), "limit_is_two")}] * 2
-    w = witness_derivation(wrong, sat.evidence()["p_minus_y_limit"][:1])
+    w = derivation_evidence(wrong, sat.evidence()["p_minus_y_limit"][:1])
     assert not w.settings[0].measurement.agrees  # the statement itself, by growing λ
 
 
@@ -292,7 +292,7 @@ def test_a_wrong_rewrite_inside_a_limit_is_refuted() -> None:
 def test_settings_that_break_the_assumptions_or_the_shape_are_refused(
     derivation: Derivation, setting: dict[str, Any], words: str
 ) -> None:
-    w = witness_derivation(derivation, [setting])
+    w = derivation_evidence(derivation, [setting])
     (s,) = w.settings
     assert not s.agrees
     assert not s.unsupported
@@ -300,7 +300,7 @@ def test_settings_that_break_the_assumptions_or_the_shape_are_refused(
 
 
 def test_a_vector_computed_from_its_definition_is_reported_with_the_setting() -> None:
-    w = witness_derivation(grad.cross_entropy_gradient, [{"n": 3, "m": 1, "t": 2, "s": [0, 1, 2]}])
+    w = derivation_evidence(grad.cross_entropy_gradient, [{"n": 3, "m": 1, "t": 2, "s": [0, 1, 2]}])
     assert w.settings[0].values["y"] == ["0", "1", "0"]
     assert w.as_json()["settings"][0]["values"]["s"] == ["0", "1", "2"]
 
@@ -316,7 +316,7 @@ def test_seeded_scores_are_reproducible_exact_rationals() -> None:
 def test_a_limit_that_converges_too_slowly_gets_no_witness_rather_than_a_refutation() -> None:
     lam = Symbol("lambda", real=True)
     slow = calc("slow", Lim(1 / lam, lam), S.Zero).qed()
-    w = witness_derivation(slow, [{}])
+    w = derivation_evidence(slow, [{}])
     assert not w.tested
     assert not w.refuted
     assert "neither settles at 0 nor stops shrinking" in w.settings[0].error
@@ -332,7 +332,7 @@ def test_what_the_evaluator_cannot_judge_is_no_witness_not_a_refutation() -> Non
         (by_r.qed(), {"n": 3, "i": 1, "m": 2, "a": 1, "s": [0, 1, 2]}, "which is defined"),
         (mixed.qed(), {"n": 3, "i": 1, "s": [0, 1, 2]}, "cannot check the assumption"),
     ):
-        w = witness_derivation(d, [setting])
+        w = derivation_evidence(d, [setting])
         assert not w.tested, w.as_json()
         assert not w.refuted
         assert words in w.settings[0].error
@@ -345,9 +345,9 @@ def test_a_sample_too_coarse_for_its_cancellation_is_recomputed_with_more_bits(
     # 256 bits cannot enclose it away from 0, so √ of it is undecided at first.
     monkeypatch.setattr("scaledattn.numeric.calculus.precision_for", lambda lam: 256)
     settings_ = sat.evidence()["jacobian_vanishes"]
-    assert witness_derivation(sat.jacobian_vanishes, settings_).agrees
+    assert derivation_evidence(sat.jacobian_vanishes, settings_).agrees
     monkeypatch.setattr("scaledattn.numeric.calculus.MAX_PRECISION", 256)
-    w = witness_derivation(sat.jacobian_vanishes, settings_)
+    w = derivation_evidence(sat.jacobian_vanishes, settings_)
     assert not w.tested
     assert not w.refuted
     assert "straddles 0" in w.settings[0].error

@@ -9,11 +9,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from scaledattn.errors import Undecided
 from scaledattn.numeric.enclosure import (
     CTX,
     LAMBDAS,
     Approx,
-    Undecided,
     agreement,
     exact,
 )

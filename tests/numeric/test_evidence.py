@@ -25,7 +25,7 @@ from scaledattn.kernel import (
 from scaledattn.kernel.expr import Dot
 from scaledattn.numeric.distributions import Distribution
 from scaledattn.numeric.evaluate import Evaluator
-from scaledattn.numeric.evidence import witness_derivation
+from scaledattn.numeric.evidence import derivation_evidence
 from scaledattn.numeric.model import build_model, signature
 from scaledattn.numeric.settings import default_settings
 from scaledattn.registry import all_derivations, find_derivation, theorem_modules
@@ -35,7 +35,7 @@ X, Y = random_variables("X Y")
 
 
 def test_every_theorem_agrees_with_numbers_on_its_modules_evidence() -> None:
-    # witness_of is witness_derivation(d, module.evidence()[d.name]), computed once per
+    # witness_of is derivation_evidence(d, module.evidence()[d.name]), computed once per
     # process: `check` and the docs (run on the same worker, tests/conftest.py) share it.
     for module in theorem_modules():
         if not hasattr(module.module, "evidence"):
@@ -48,7 +48,7 @@ def test_every_theorem_agrees_with_numbers_on_its_modules_evidence() -> None:
 
 def test_every_theorem_agrees_with_numbers_on_settings_built_from_its_assumptions() -> None:
     for d in all_derivations():
-        w = witness_derivation(d)
+        w = derivation_evidence(d)
         assert w.source == "assumptions"
         assert w.tested, d.name
         assert w.agrees, [s.as_json() for s in w.settings]
@@ -76,7 +76,7 @@ WRONG = calc("wrong_variance", Var(X), E(X**2)).eq(E(X**2), by=UNSOUND).qed()
 
 def test_a_kernel_accepted_step_that_is_false_fails_its_numeric_witness() -> None:
     assert audit_of(WRONG).verified
-    w = witness_derivation(WRONG, [{"X": "coin"}, {"X": "bernoulli:p=1/2"}])
+    w = derivation_evidence(WRONG, [{"X": "coin"}, {"X": "bernoulli:p=1/2"}])
     assert w.settings[0].agrees  # mean 0: the error is invisible here
     assert not w.settings[1].agrees
     (step,) = w.settings[1].disagreements()
@@ -105,7 +105,7 @@ def test_a_kernel_accepted_step_that_is_false_fails_its_numeric_witness() -> Non
 def test_models_that_break_the_assumptions_are_refused(
     name: str, setting: dict[str, Any], words: str
 ) -> None:
-    w = witness_derivation(find_derivation(name), [setting])
+    w = derivation_evidence(find_derivation(name), [setting])
     (s,) = w.settings
     assert not s.agrees
     assert words in s.error
@@ -117,10 +117,10 @@ def test_independent_pairs_allow_k_to_depend_on_q_index_by_index() -> None:
     deriv = calc("paired", E(Dot(q, k)), E(Dot(q, k)), assuming=[IndependentPairs(q, k)]).qed()
     model = build_model(signature(deriv), {"q": "coin", "k": {"q": 2, "noise": "die"}, "d_k": 4})
     assert Evaluator(model).value(E(Dot(q, k))) == 8  # E[q_i (2 q_i + ε_i)] = 2 per index
-    w = witness_derivation(deriv, [{"q": "coin", "k": {"q": 2, "noise": "die"}, "d_k": 4}])
+    w = derivation_evidence(deriv, [{"q": "coin", "k": {"q": 2, "noise": "die"}, "d_k": 4}])
     assert w.settings[0].error == ""
     broken = calc("indep", E(Dot(q, k)), 0, assuming=[IndependentComponents(q, k), ZeroMean(q)])
-    w = witness_derivation(broken.qed(), [{"q": "coin", "k": {"q": 2}, "d_k": 2}])
+    w = derivation_evidence(broken.qed(), [{"q": "coin", "k": {"q": 2}, "d_k": 2}])
     assert "share the latent" in w.settings[0].error
 
 
@@ -145,11 +145,11 @@ def test_every_step_of_the_general_forms_agrees_on_random_finite_models(
         "mu_q": mu_q,
         "mu_k": mu_k,
     }
-    w = witness_derivation(find_derivation("dot_product_variance_with_means"), [setting])
+    w = derivation_evidence(find_derivation("dot_product_variance_with_means"), [setting])
     assert w.agrees, w.as_json()
     general = {k: v for k, v in setting.items() if not k.startswith("mu")}
     general.update(q=_two_point(Fraction(0), s_q), k=_two_point(Fraction(0), s_k))
-    w = witness_derivation(find_derivation("dot_product_variance_general"), [general])
+    w = derivation_evidence(find_derivation("dot_product_variance_general"), [general])
     assert w.agrees, w.as_json()
 
 
@@ -158,7 +158,7 @@ def test_every_step_of_the_general_forms_agrees_on_random_finite_models(
 def test_every_step_of_variance_of_sum_agrees_on_random_dependent_pairs(
     x: Distribution, a: Fraction, z: Distribution
 ) -> None:
-    w = witness_derivation(
+    w = derivation_evidence(
         find_derivation("variance_of_sum"), [{"X": x.spec, "Y": {"X": a, "noise": z.spec}}]
     )
     assert w.agrees, w.as_json()

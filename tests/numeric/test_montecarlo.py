@@ -90,6 +90,23 @@ def test_the_batch_check_accepts_the_truth_and_rejects_a_wrong_value() -> None:
     assert not batch_check(x, "mean", 0.5, 4.0).agrees
 
 
+def test_a_degenerate_law_is_checked_exactly_with_its_tolerance_of_zero() -> None:
+    # A point mass: every draw is 1.3, whose float sample variance is 4.9e-32, not 0.
+    x = np.full(53 * 600, 1.3)
+    assert float(x[:600].var(ddof=1)) != 0.0  # the rounding noise the check must not see
+    exact = batch_check(x, "variance", 0.0, 0.0, 0.0)
+    assert exact.tolerance == 0.0
+    assert exact.median == 0.0
+    assert exact.agrees
+    assert not batch_check(x, "variance", 1e-30, 0.0, 0.0).agrees
+    assert batch_check(x, "mean", 1.3, 0.0).agrees
+    assert not batch_check(x, "mean", 1.3 + 1e-12, 0.0).agrees
+    # one draw off the point mass in most batches: a variance, no longer exactly 0
+    y = x.copy()
+    y[::300] = 1.4
+    assert not batch_check(y, "variance", 0.0, 0.0, 0.0).agrees
+
+
 def test_the_batch_check_needs_two_samples_per_batch_and_a_known_statistic() -> None:
     with pytest.raises(InvalidArgument):
         batch_check(np.zeros(10), "variance", 1, 1, 3)

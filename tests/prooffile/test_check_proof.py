@@ -7,12 +7,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from sympy import Integer, Rational, Symbol
 
 from scaledattn.cli import main
 from scaledattn.derive import audit_of
+from scaledattn.errors import ProofFileError
 from scaledattn.kernel import (
     Cov,
     CrossSum,
@@ -21,6 +22,7 @@ from scaledattn.kernel import (
     E,
     Equation,
     IndexSum,
+    Moment,
     RandomVariable,
     RandomVector,
     Var,
@@ -28,22 +30,20 @@ from scaledattn.kernel import (
     index,
     normal_form,
 )
+from scaledattn.kernel.expr import Component
 from scaledattn.kernel.rules import prop_key
+from scaledattn.kernel.vectors import Entry
 from scaledattn.prooffile.check import TheoremVerdict
-from scaledattn.prooffile.files import Checked, check_file, check_text, read_document
+from scaledattn.prooffile.files import CheckedFile, check_file, check_text, read_document
 from scaledattn.prooffile.guide import checked_example
 from scaledattn.prooffile.lessons import EXERCISES, MISTAKES
-from scaledattn.prooffile.parse import MAX_BYTES, ProofFileError, TheoremBlock
+from scaledattn.prooffile.parse import MAX_BYTES, TheoremBlock, parse_document
 from scaledattn.prooffile.terms import build_term
 from scaledattn.registry import all_derivations
 from scaledattn.render import render
 from scaledattn.render.proof import proof_assumption, proof_document, proof_term
 
-#: Known gap: the projected-score theorems (proofs/projected_scores.py) use entries of
-#: fixed real vectors, entry(x, a, d_model), that the proof format does not yet read
-#: back ("entry(s, i, N) takes an index"); they are left out of the round trip until it does.
-NOT_YET_WRITTEN = "projected_"
-DERIVATIONS = [d for d in all_derivations() if not d.name.startswith(NOT_YET_WRITTEN)]
+DERIVATIONS = list(all_derivations())
 
 
 def _same(a: object, b: object) -> bool:
@@ -54,12 +54,12 @@ def _same(a: object, b: object) -> bool:
     return bool(normal_form(a) == normal_form(b))
 
 
-def _last(checked: Checked, name: str) -> TheoremVerdict:
+def _last(checked: CheckedFile, name: str) -> TheoremVerdict:
     (found,) = [v for v in checked.verdicts if v.block.name == name]
     return found
 
 
-def _assert_same_theorem(checked: Checked, name: str) -> None:
+def _assert_same_theorem(checked: CheckedFile, name: str) -> None:
     original = next(d for d in DERIVATIONS if d.name == name)
     verdict = _last(checked, name)
     assert verdict.verified, checked.text()
@@ -87,7 +87,7 @@ def _unique_blocks(texts: list[str]) -> str:
 
 
 @pytest.fixture(scope="module")
-def proof_round_trip() -> Checked:
+def proof_round_trip() -> CheckedFile:
     """Every built-in theorem written with derive --format proof, read back and checked once."""
     texts = [proof_document(audit_of(d)) for d in DERIVATIONS]
     return check_text(_unique_blocks(texts), "all.proof")
@@ -108,14 +108,14 @@ def json_blocks(tmp_path_factory: pytest.TempPathFactory) -> dict[str, TheoremBl
 
 @pytest.mark.parametrize("derivation", DERIVATIONS, ids=lambda d: d.name)
 def test_every_built_in_theorem_round_trips_through_the_proof_format(
-    derivation: Derivation, proof_round_trip: Checked
+    derivation: Derivation, proof_round_trip: CheckedFile
 ) -> None:
     _assert_same_theorem(proof_round_trip, derivation.name)
 
 
 @pytest.mark.parametrize("derivation", DERIVATIONS, ids=lambda d: d.name)
 def test_every_built_in_theorem_round_trips_through_the_json_certificate(
-    derivation: Derivation, json_blocks: dict[str, TheoremBlock], proof_round_trip: Checked
+    derivation: Derivation, json_blocks: dict[str, TheoremBlock], proof_round_trip: CheckedFile
 ) -> None:
     # The certificate reads back as the same theorem block as the proof file (statement,
     # assumptions, steps and rules), so check-proof's verdict on it is the one above.
@@ -318,6 +318,9 @@ def test_a_step_without_a_justification_or_a_model_is_not_proved_and_not_rejecte
 # ------------------------------------------------------------ properties (Hypothesis)
 
 
+D_MODEL = dimension("d_model")
+
+
 @st.composite
 def kernel_terms(draw: st.DrawFn, depth: int = 3) -> Any:
     """Kernel terms of the probability language: variables, components, moments, sums."""
@@ -328,6 +331,9 @@ def kernel_terms(draw: st.DrawFn, depth: int = 3) -> Any:
         RandomVariable("X"), RandomVariable("Y"), q[i], k[i], q[j], k[2],
         Integer(draw(st.integers(-3, 3))), Rational(1, 2), d, Symbol("c", real=True),
         Symbol("sigma_q", positive=True),
+        # a declared random vector and fixed vectors of other names and dimensions
+        RandomVector("w", D_MODEL)[i], Entry("x", i, D_MODEL), Entry("b_q", j, d),
+        Entry("s", i, dimension("n")),
     ]  # fmt: skip
     if depth == 0 or draw(st.booleans()):
         return draw(st.sampled_from(atoms))
@@ -352,14 +358,36 @@ def kernel_terms(draw: st.DrawFn, depth: int = 3) -> Any:
     return Dot(q, k) * a
 
 
+_i, _j, _d = index("i"), index("j"), dimension("d_k")
+_q, _k = RandomVector("q", _d), RandomVector("k", _d)
+#: Terms the kernel builds with primed bound indices (Σᵢ Σᵢ i is Σᵢ Σᵢ' i').
+PRIMED = (
+    IndexSum(IndexSum(_i, _i, _d), _i, Integer(3)),
+    IndexSum(IndexSum(IndexSum(_q[_i] * _k[_i], _i, _d), _i, _d) * _q[_i], _i, _d),
+    CrossSum(CrossSum(_q[_i] * _k[_j], _i, _j, _d) * E(_q[_j]), _i, _j, _d),
+)
+
+
+def test_the_kernel_primes_the_inner_index_of_a_shadowing_sum() -> None:
+    written = [proof_term(t) for t in PRIMED]
+    assert "i'" in written[0]
+    assert "i''" in written[1]
+    assert "j'" in written[2]
+    assert [build_term(w) for w in written] == list(PRIMED)
+
+
 @settings(max_examples=80, deadline=None)
 @given(term=kernel_terms())
+@example(term=PRIMED[0])
+@example(term=PRIMED[1])
+@example(term=PRIMED[2])
 def test_a_term_written_in_the_proof_format_reads_back_as_the_same_term(term: Any) -> None:
-    # Known gap: a nested sum over the same index is built unshadowed by the kernel
-    # (Σᵢ Σᵢ' …, scaledattn.kernel.binders), and the proof format cannot yet write a
-    # primed bound index; such terms are left out until the writer renames them.
-    assume("'" not in proof_term(term))
-    assert normal_form(build_term(proof_term(term))) == normal_form(term)
+    # A nested sum over the same index is built unshadowed by the kernel (Σᵢ Σᵢ' …,
+    # scaledattn.kernel.binders): the primed index is written as it is and read back.
+    written = proof_term(term)
+    read = build_term(written, {"d_model": "integer"}, ["w"])
+    assert read == term
+    assert normal_form(read) == normal_form(term)
 
 
 TOKENS = [
@@ -390,3 +418,81 @@ def test_a_line_starting_with_an_operator_continues_the_step_above(tmp_path: Pat
     path.write_text(text.replace("2*Cov(X, Y)    by", "2*Cov(X, @)    by"), encoding="utf-8")
     with pytest.raises(ProofFileError, match=r"broken.proof:3:16: unexpected character"):
         read_document(path)
+
+
+# ------------------------------------------------- declared names, fixed vectors, primes
+
+
+def test_a_declared_random_vector_and_fixed_vectors_of_any_name_read_as_kernel_terms() -> None:
+    text = (
+        "theorem row: Var(sum(w_a*entry(x, a, d_model), a, 1, d_model))"
+        " = sigma_q**2*sum(entry(x, a, d_model)**2, a, 1, d_model)\n"
+        "assume: a integer\nassume: d_model integer\nassume: w random vector\n"
+        "assume: independent(w)\nassume: E(w_i) = entry(b_q, i, d_model)\n"
+        "  = sigma_q**2*sum(entry(x, a, d_model)**2, a, 1, d_model)\n"
+    )
+    (block,) = parse_document(text).theorems
+    lhs = block.statement.lhs
+    (component,) = lhs.atoms(Component)
+    assert component.label.name == "w"
+    assert component.index == Symbol("a", integer=True, positive=True)
+    assert {e.vector for e in lhs.atoms(Entry)} == {"x"}
+    assert {e.dim for e in lhs.atoms(Entry)} == {Symbol("d_model", integer=True, positive=True)}
+    mean = block.assumptions[1]
+    assert isinstance(mean, Moment)
+    assert mean.value == Entry("b_q", index("i"), Symbol("d_model", integer=True, positive=True))
+
+
+BAD_DECLARATIONS = {
+    # the statement names `a` as an index, and no declaration below makes it one
+    "undeclared index in the statement": (
+        "theorem t: sum(entry(x, a, n), a, 1, n) = 0\n  = 0\n",
+        (1, 25),
+        "takes an index",
+    ),
+    "a vector declared twice": (
+        "theorem t: E(X) = E(X)\nassume: w random vector\nassume: w integer\n  = E(X)\n",
+        (3, 9),
+        "declared twice",
+    ),
+    "a vector declared after an assumption": (
+        "theorem t: E(X) = E(X)\nassume: E(w_i) = 0\nassume: w random vector\n  = E(X)\n",
+        (3, 9),
+        "declared before the other assume: lines",
+    ),
+    "a vector used bare": (
+        "theorem t: E(w) = E(w)\nassume: w random vector\n  = E(w)\n",
+        (1, 14),
+        "appears only in dot",
+    ),
+    "a random vector as a fixed one": (
+        "theorem t: entry(q, i, n) = 0\n  = 0\n",
+        (1, 18),
+        "random vector, not a real one",
+    ),
+    "a primed constant": ("theorem t: c' = c'\n  = c'\n", (1, 12), "a prime belongs"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD_DECLARATIONS))
+def test_names_the_reader_cannot_take_are_one_located_error(case: str) -> None:
+    text, (line, column), message = BAD_DECLARATIONS[case]
+    with pytest.raises(ProofFileError) as caught:
+        check_text(text, "bad.proof")
+    assert str(caught.value).startswith(f"bad.proof:{line}:{column}: "), str(caught.value)
+    assert message in str(caught.value)
+
+
+def test_a_primed_index_keeps_its_kind_and_a_nested_sum_verifies_with_it() -> None:
+    assert build_term("i''") == Symbol("i''", integer=True, positive=True)
+    assert build_term("q_j'") == RandomVector("q", dimension("d_k"))[index("j'")]
+    assert build_term("sum(sum(i', i', 1, 2), i, 1, 3)") == IndexSum(
+        IndexSum(index("i"), index("i"), Integer(2)), index("i"), Integer(3)
+    )
+    text = (
+        "theorem nested: E(sum(sum(q_i'*k_i, i', 1, d_k), i, 1, d_k))"
+        " = sum(sum(E(q_i'*k_i), i', 1, d_k), i, 1, d_k)\n"
+        "  = sum(sum(E(q_i'*k_i), i', 1, d_k), i, 1, d_k)    by expectation_linear\n"
+    )
+    checked = check_text(text)
+    assert checked.verified, checked.text()

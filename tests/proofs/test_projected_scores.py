@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from scaledattn.proofs import projected_scores as ps
 
 from scaledattn.derive import audit_of
+from scaledattn.proofs import projected_scores as ps
 
 ALL = ps.derivations
 
@@ -65,9 +65,9 @@ GOOD = {"w": "coin", "x": [1, 2, -1], "d_model": 3, "sigma_q": 1}
 
 
 def test_the_component_lemma_is_measured_exactly_on_a_listed_token() -> None:
-    from scaledattn.numeric.evidence import witness_derivation
+    from scaledattn.numeric.evidence import derivation_evidence
 
-    w = witness_derivation(ps.projected_component_variance_q, [GOOD])
+    w = derivation_evidence(ps.projected_component_variance_q, [GOOD])
     (setting,) = w.settings
     assert w.agrees
     assert setting.measurement is not None
@@ -84,9 +84,9 @@ def test_the_component_lemma_is_measured_exactly_on_a_listed_token() -> None:
     ],
 )
 def test_a_bad_token_in_a_setting_is_refused(change: dict[str, object], message: str) -> None:
-    from scaledattn.numeric.evidence import witness_derivation
+    from scaledattn.numeric.evidence import derivation_evidence
 
-    w = witness_derivation(ps.projected_component_variance_q, [{**GOOD, **change}])
+    w = derivation_evidence(ps.projected_component_variance_q, [{**GOOD, **change}])
     (setting,) = w.settings
     assert not w.agrees
     assert setting.error is not None
@@ -94,7 +94,7 @@ def test_a_bad_token_in_a_setting_is_refused(change: dict[str, object], message:
 
 
 def test_a_law_of_q_without_the_declared_variance_is_refused() -> None:
-    from scaledattn.numeric.evidence import witness_derivation
+    from scaledattn.numeric.evidence import derivation_evidence
 
     setting = {
         "q": "coin",
@@ -108,5 +108,5 @@ def test_a_law_of_q_without_the_declared_variance_is_refused() -> None:
         "sigma_q": 1,
         "sigma_k": 1,
     }  # Var(q_i) = 1, not ‖x‖² = 2
-    w = witness_derivation(ps.projected_score_variance, [setting])
+    w = derivation_evidence(ps.projected_score_variance, [setting])
     assert not w.agrees

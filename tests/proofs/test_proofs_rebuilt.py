@@ -16,7 +16,7 @@ import pytest
 
 from scaledattn.derive import audit_of
 
-PROOFS = Path(__file__).resolve().parents[2] / "proofs"
+PROOFS = Path(__file__).resolve().parents[2] / "scaledattn" / "proofs"
 MODULES = importlib.import_module("scaledattn.proofs").MODULES
 
 

@@ -11,14 +11,14 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
-from scaledattn.proofs import saturation_limits as sat
-from scaledattn.proofs import shift_invariance as shift
-from scaledattn.proofs import softmax_gradient as grad
 from sympy import KroneckerDelta, S, sqrt
 
 from scaledattn.derive import audit_of
 from scaledattn.errors import ProofError, StatementMismatch
 from scaledattn.kernel import Derivation, Equation, Lim, Step, as_written
+from scaledattn.proofs import saturation_limits as sat
+from scaledattn.proofs import shift_invariance as shift
+from scaledattn.proofs import softmax_gradient as grad
 from scaledattn.render import FORMATS, render
 
 ALL = (*grad.derivations, *sat.derivations, *shift.derivations)

@@ -1,6 +1,6 @@
 """The ledger: every checkable claim of the four source texts, as data, checked at run time.
 
-Each :class:`Entry` records the source file, the quoted sentence in the original
+Each :class:`LedgerEntry` records the source file, the quoted sentence in the original
 language, the claim in the claim language with its assumptions, and, for a claim
 true only under a condition, that condition. Statistical claims name their
 experiment through ``measured(NAME)``. Verdicts are never stored: :func:`check`
@@ -22,12 +22,12 @@ from dataclasses import dataclass
 from functools import cache
 
 from scaledattn.claims.ledger import book, interview, lesson, post
-from scaledattn.claims.ledger.entry import QUOTE_GAP, Entry
+from scaledattn.claims.ledger.entry import QUOTE_GAP, LedgerEntry
 from scaledattn.claims.outcome import Result
 from scaledattn.claims.verify import verify
 from scaledattn.errors import InvalidArgument
 
-__all__ = ["LEDGER", "QUOTE_GAP", "SOURCES", "Entry", "Row", "check", "select"]
+__all__ = ["LEDGER", "QUOTE_GAP", "SOURCES", "LedgerEntry", "Row", "check", "select"]
 
 #: The source texts: file name → what it is.
 SOURCES: dict[str, str] = {
@@ -37,7 +37,7 @@ SOURCES: dict[str, str] = {
     interview.SOURCE: "an interview-style article",
 }
 
-LEDGER: tuple[Entry, ...] = (
+LEDGER: tuple[LedgerEntry, ...] = (
     *lesson.ENTRIES,
     *book.ENTRIES,
     *post.ENTRIES,
@@ -45,7 +45,7 @@ LEDGER: tuple[Entry, ...] = (
 )
 
 
-def select(source: str | None = None) -> tuple[Entry, ...]:
+def select(source: str | None = None) -> tuple[LedgerEntry, ...]:
     """The entries of one source (its file name, a path to it, or its number: '000'), or all."""
     if source is None:
         return LEDGER
@@ -65,7 +65,7 @@ class Row:
     beside the verdict, never deciding it), or None when the entry has none.
     """
 
-    entry: Entry
+    entry: LedgerEntry
     result: Result
     seconds: float
     context: Result | None = None
@@ -77,7 +77,7 @@ class Row:
 
 
 def check(
-    entries: Sequence[Entry] | None = None,
+    entries: Sequence[LedgerEntry] | None = None,
     seed: int = 0,
     trials: Mapping[str, int] | None = None,
 ) -> tuple[Row, ...]:
@@ -88,7 +88,7 @@ def check(
 
 @cache
 def _check(
-    entries: tuple[Entry, ...], seed: int, trials: tuple[tuple[str, int], ...]
+    entries: tuple[LedgerEntry, ...], seed: int, trials: tuple[tuple[str, int], ...]
 ) -> tuple[Row, ...]:
     rows = []
     for entry in entries:

@@ -28,7 +28,7 @@ import re
 from dataclasses import dataclass
 
 from scaledattn.claims.ledger import book, interview, lesson, post
-from scaledattn.claims.ledger.entry import Entry
+from scaledattn.claims.ledger.entry import LedgerEntry
 
 __all__ = ["CHECKABLE", "UNCHECKED", "Unchecked", "covered", "gaps", "sentences"]
 
@@ -293,13 +293,13 @@ UNCHECKED: tuple[Unchecked, ...] = (
 )  # fmt: skip
 
 
-def covered(sentence: str, source: str, entries: tuple[Entry, ...]) -> bool:
+def covered(sentence: str, source: str, entries: tuple[LedgerEntry, ...]) -> bool:
     """Whether a ledger entry's quote, or a recorded reason, overlaps the sentence."""
     parts = [p for e in entries if e.source == source for p in e.parts]
     parts += [u.quote for u in UNCHECKED if u.source == source]
     return any(p in sentence or sentence in p for p in parts)
 
 
-def gaps(source: str, text: str, entries: tuple[Entry, ...]) -> list[str]:
+def gaps(source: str, text: str, entries: tuple[LedgerEntry, ...]) -> list[str]:
     """The checkable sentences of ``text`` with neither an entry nor a recorded reason."""
     return [s for s in sentences(text) if CHECKABLE.search(s) and not covered(s, source, entries)]

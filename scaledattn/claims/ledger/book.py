@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from scaledattn.claims.ledger.entry import Entry
+from scaledattn.claims.ledger.entry import LedgerEntry
 from scaledattn.claims.ledger.meaning import (
     ALMOST_ALL,
     OTHERS_ZERO,
@@ -17,12 +17,12 @@ SOURCE = "001_a43a78bc7663ccac.txt"
 
 def _e(quote: str, claim: str, *assume: str, condition: str = "", note: str = "",
        inconsistency: bool = False, meaning: Meaning | None = None,
-       context: str = "") -> Entry:  # fmt: skip
-    return Entry(SOURCE, quote, claim, tuple(assume), condition, note, inconsistency, meaning,
+       context: str = "") -> LedgerEntry:  # fmt: skip
+    return LedgerEntry(SOURCE, quote, claim, tuple(assume), condition, note, inconsistency, meaning,
                  context)  # fmt: skip
 
 
-ENTRIES: tuple[Entry, ...] = (
+ENTRIES: tuple[LedgerEntry, ...] = (
     _e("如果每个维度的值大约在 -1 到 1 之间，那 1,536 次相乘得到的 1,536 个数字（有正有负）加起来，结果的绝对值大约在几十的量级",
        "10 <= std(dot(q, k, 1536)) < 100", "Var(q_i) = 1/3", "Var(k_i) = 1/3",
        note="values spread evenly over [−1, 1] have variance 1/3", meaning=TENS),

@@ -6,14 +6,14 @@ from dataclasses import dataclass
 
 from scaledattn.claims.ledger.meaning import Meaning
 
-__all__ = ["QUOTE_GAP", "Entry"]
+__all__ = ["QUOTE_GAP", "LedgerEntry"]
 
 #: Separates the parts of a quote taken from different places in the same text.
 QUOTE_GAP = " … "
 
 
 @dataclass(frozen=True)
-class Entry:
+class LedgerEntry:
     """A claim of a source text.
 
     ``source`` is the text's file name; ``quote`` the sentence in the original

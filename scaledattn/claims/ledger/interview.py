@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from scaledattn.claims.ledger.entry import Entry
+from scaledattn.claims.ledger.entry import LedgerEntry
 from scaledattn.claims.ledger.meaning import (
     HUNDREDS,
     NOT_MUCH,
@@ -18,14 +18,14 @@ SOURCE = "004_59b122b8ce81be9e.txt"
 
 def _e(quote: str, claim: str, *assume: str, condition: str = "", note: str = "",
        inconsistency: bool = False, meaning: Meaning | None = None,
-       context: str = "") -> Entry:  # fmt: skip
-    return Entry(SOURCE, quote, claim, tuple(assume), condition, note, inconsistency, meaning,
+       context: str = "") -> LedgerEntry:  # fmt: skip
+    return LedgerEntry(SOURCE, quote, claim, tuple(assume), condition, note, inconsistency, meaning,
                  context)  # fmt: skip
 
 
 HEADS = "Z = (dot(q, k, 512) + 512)/2"
 
-ENTRIES: tuple[Entry, ...] = (
+ENTRIES: tuple[LedgerEntry, ...] = (
     _e("但如果你抛 512 枚硬币呢？正面数量可能在 200 到 350 之间波动",
        "[E(Z) - 2*std(Z), E(Z) + 2*std(Z)] ≈ [200, 350]", HEADS,
        note="the heads of 512 fair coins have the law of (q·k + 512)/2 with coin"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from scaledattn.claims.ledger.entry import Entry
+from scaledattn.claims.ledger.entry import LedgerEntry
 from scaledattn.claims.ledger.meaning import (
     LR_LITERAL,
     LR_STEP,
@@ -17,8 +17,8 @@ SOURCE = "000_e1e193e71b2d1e85.txt"
 
 def _e(quote: str, claim: str, *assume: str, condition: str = "", note: str = "",
        inconsistency: bool = False, meaning: Meaning | None = None,
-       context: str = "") -> Entry:  # fmt: skip
-    return Entry(SOURCE, quote, claim, tuple(assume), condition, note, inconsistency, meaning,
+       context: str = "") -> LedgerEntry:  # fmt: skip
+    return LedgerEntry(SOURCE, quote, claim, tuple(assume), condition, note, inconsistency, meaning,
                  context)  # fmt: skip
 
 
@@ -28,7 +28,7 @@ AT_SIGMA = ", at σ = 8 (d_k = 64, no 1/√d_k) against σ = 1 on the same draws
 SGD = "SGD, one update, W −= η∇W"
 ADAM = "Adam's first update (bias-corrected: about η per weight)"
 
-ENTRIES: tuple[Entry, ...] = (
+ENTRIES: tuple[LedgerEntry, ...] = (
     _e("64 个键的注意力，79% 的权重压在一个随机选中的错键上",
        "measured(max_weight_unscaled) ≈ 79%",
        note="P2: mean largest weight over 64 keys, d_k = 64, unscaled"),

@@ -6,7 +6,7 @@ quotes keep the text as it is.
 
 from __future__ import annotations
 
-from scaledattn.claims.ledger.entry import Entry
+from scaledattn.claims.ledger.entry import LedgerEntry
 from scaledattn.claims.ledger.meaning import (
     HUNDREDS,
     NOT_MUCH,
@@ -23,8 +23,8 @@ SOURCE = "002_ce3c95976c2eff63.txt"
 
 def _e(quote: str, claim: str, *assume: str, condition: str = "", note: str = "",
        inconsistency: bool = False, meaning: Meaning | None = None,
-       context: str = "") -> Entry:  # fmt: skip
-    return Entry(SOURCE, quote, claim, tuple(assume), condition, note, inconsistency, meaning,
+       context: str = "") -> LedgerEntry:  # fmt: skip
+    return LedgerEntry(SOURCE, quote, claim, tuple(assume), condition, note, inconsistency, meaning,
                  context)  # fmt: skip
 
 
@@ -36,7 +36,7 @@ AT_EXAMPLE = (
     " [14, 10, 12] against their scaled [1.75, 1.25, 1.5]"
 )
 
-ENTRIES: tuple[Entry, ...] = (
+ENTRIES: tuple[LedgerEntry, ...] = (
     _e("不加这个缩放模型训练曲线立刻崩掉——梯度几乎为零softmax输出变成one-hot",
        "measured(jacobian_norm_ratio) <= 1/10", condition=JACOBIAN + AT_64, meaning=VANISHED,
        context="lim(jacobian) = 0"),

@@ -1,9 +1,9 @@
-"""The lesson's exercises judged: each derived answer against an exact enumeration.
+"""The lesson's exercises graded: each derived answer against an exact enumeration.
 
-The derivations live in the proof module ``scaledattn.proofs.exercises``; here each
-answer is compared with the exact law of q·k for finite component laws (the coin
-±1, and ±2 for component variance 4), computed by :mod:`scaledattn.numeric.exact`
-without the variance rule being checked.
+The derivations live in the proof module ``scaledattn.proofs.exercises``; here, above
+both the proofs and :mod:`scaledattn.numeric`, each answer is compared with the exact
+law of q·k for finite component laws (the coin ±1, and ±2 for component variance 4),
+computed by :mod:`scaledattn.numeric.exact` without the variance rule being checked.
 
 Examples
 --------
@@ -13,11 +13,9 @@ Examples
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
-from types import ModuleType
 
 import sympy
 from sympy import Expr
@@ -27,16 +25,17 @@ from scaledattn.kernel import Derivation
 from scaledattn.kernel.expr import rebuild
 from scaledattn.numeric.distributions import Coin, Distribution, Finite
 from scaledattn.numeric.exact import combinations, score_law
+from scaledattn.proofs import exercises as proved
 from scaledattn.render.display import unicode_line
 
-__all__ = ["Verdict", "combination_lines", "verdicts"]
+__all__ = ["ExerciseVerdict", "combination_lines", "verdicts"]
 
 #: Components ±2 with probability ½ each: variance 4 (exercise 3).
 PLUS_MINUS_TWO = Finite(values=(-2, 2))
 
 
 @dataclass(frozen=True)
-class Verdict:
+class ExerciseVerdict:
     """An exercise: its question, derivations, numeric witness and whether all agree."""
 
     number: int
@@ -45,10 +44,6 @@ class Verdict:
     witness: tuple[str, ...]
     answer: str
     ok: bool
-
-
-def _module() -> ModuleType:
-    return importlib.import_module("scaledattn.proofs.exercises")
 
 
 def _rhs(derivation: Derivation) -> Expr | None:
@@ -99,8 +94,8 @@ def combination_lines(law: Distribution, d: int) -> tuple[str, ...]:
     return tuple(lines)
 
 
-def _exercise1() -> Verdict:
-    m = _module()
+def _exercise1() -> ExerciseVerdict:
+    m = proved
     law = score_law(Coin(), Coin(), 2)
     mean, var = law.mean(), law.variance()
     got_mean, got_var = _rhs(m.exercise1_mean), _rhs(m.exercise1_variance)
@@ -111,12 +106,13 @@ def _exercise1() -> Verdict:
         *combination_lines(coin, 2),
     )
     answer = f"E[q·k] = {got_mean}, Var(q·k) = {got_var} (enumeration: {mean}, {var})"
-    return Verdict(1, "d_k = 2 coin model: list the 4 combinations, check mean 0 and variance 2",
-                   (m.exercise1_mean, m.exercise1_variance), witness, answer, ok)  # fmt: skip
+    question = "d_k = 2 coin model: list the 4 combinations, check mean 0 and variance 2"
+    derivations = (m.exercise1_mean, m.exercise1_variance)
+    return ExerciseVerdict(1, question, derivations, witness, answer, ok)
 
 
-def _exercise2() -> Verdict:
-    m = _module()
+def _exercise2() -> ExerciseVerdict:
+    m = proved
     d_k = m.lesson.d
     sigma, sigma_64 = _rhs(m.exercise2_std), _rhs(m.exercise2_std_at_64)
     ok = sigma is not None and sigma_64 is not None and _at(sigma, d_k, 64) == sigma_64
@@ -136,11 +132,11 @@ def _exercise2() -> Verdict:
     answer = f"σ = {sigma}; at d_k = 64, σ = {sigma_64} (scores squeezed toward 0)"
     derivations = (m.exercise2_std, m.exercise2_std_at_64)
     question = "divide by d_k instead of √d_k: what is σ?"
-    return Verdict(2, question, derivations, tuple(witness), answer, ok)
+    return ExerciseVerdict(2, question, derivations, tuple(witness), answer, ok)
 
 
-def _exercise3() -> Verdict:
-    m = _module()
+def _exercise3() -> ExerciseVerdict:
+    m = proved
     d_k = m.lesson.d
     var, c = _rhs(m.exercise3_variance), _rhs(m.exercise3_scale)
     ok = var is not None and c is not None
@@ -159,12 +155,12 @@ def _exercise3() -> Verdict:
     answer = f"Var(q·k) = {var}; the scale becomes c = {c}"
     derivations = (m.exercise3_variance, m.exercise3_scale)
     question = "component variance 4: what is Var(q·k)?"
-    return Verdict(3, question, derivations, tuple(witness), answer, ok)
+    return ExerciseVerdict(3, question, derivations, tuple(witness), answer, ok)
 
 
-EXERCISES: tuple[Callable[[], Verdict], ...] = (_exercise1, _exercise2, _exercise3)
+EXERCISES: tuple[Callable[[], ExerciseVerdict], ...] = (_exercise1, _exercise2, _exercise3)
 
 
-def verdicts() -> tuple[Verdict, ...]:
+def verdicts() -> tuple[ExerciseVerdict, ...]:
     """Each exercise: derivations checked, witnesses computed, agreement decided."""
     return tuple(exercise() for exercise in EXERCISES)
