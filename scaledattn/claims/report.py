@@ -20,7 +20,7 @@ from scaledattn.claims.ledger import SOURCES, Row
 from scaledattn.claims.outcome import Result, Verdict
 from scaledattn.claims.syntax import reading
 
-__all__ = ["ledger_json", "ledger_markdown", "ledger_text", "result_text"]
+__all__ = ["closing_list", "ledger_json", "ledger_markdown", "ledger_text", "result_text"]
 
 
 def _indent(text: str, pad: str) -> str:
@@ -86,6 +86,47 @@ def _by_source(rows: Sequence[Row]) -> dict[str, list[Row]]:
     return grouped
 
 
+def _context_line(row: Row) -> str:
+    """The general result beside the verdict: its claim, its own verdict, its evidence."""
+    if row.context is None:
+        return ""
+    first = row.context.evidence[0].summary if row.context.evidence else ""
+    return f"context (not the verdict): {row.entry.context} {row.context.verdict.value}" + (
+        f" — {first}" if first else ""
+    )
+
+
+def closing_list(rows: Sequence[Row]) -> str:
+    """Every claim refuted, undecided or judged under a condition or meaning, with its value.
+
+    One block per claim: verdict, source, claim, the measured or computed value (or
+    the reason it is undecided), and the condition and meaning it was judged under
+    (the meaning's reason and source are in the full table and docs/claims.md).
+    """
+    out: list[str] = []
+    chosen = [r for r in rows if r.result.verdict is not Verdict.VERIFIED or r.conditional]
+    for verdict in (Verdict.REFUTED, Verdict.UNDECIDED, Verdict.VERIFIED):
+        group = [r for r in chosen if r.result.verdict is verdict]
+        if not group:
+            continue
+        title = {"REFUTED": "Refuted", "UNDECIDED": "Undecided", "VERIFIED": "Verified"}
+        what = " only under a condition or a meaning" if verdict is Verdict.VERIFIED else ""
+        out.append(f"{title[verdict.value]}{what} ({len(group)}):")
+        for r in group:
+            out.append(f"  {r.entry.source[:3]}  {r.entry.claim}")
+            out.append(f"       value: {_key_line(r.result)}")
+            if r.entry.condition:
+                out.append(f"       condition: {r.entry.condition}")
+            if r.entry.meaning is not None:
+                out.append(f"       meaning: {r.entry.meaning.short()}")
+        out.append("")
+    out.append(
+        f"{len(chosen)} of {len(rows)} claims: refuted, undecided, or true only under a"
+        " condition or an operational meaning."
+    )
+    return "\n".join(out)
+
+
 def _claim_label(row: Row) -> str:
     label = row.entry.claim
     if row.entry.assume:
@@ -103,10 +144,15 @@ def ledger_text(rows: Sequence[Row]) -> str:
             out.append(f"  {row.result.verdict.value:<10} {_claim_label(row)}{tag}")
             if row.entry.condition:
                 out.append(f"             condition: {row.entry.condition}")
+            if row.entry.meaning is not None:
+                out.append(f"             meaning: {row.entry.meaning.text()}")
             out.append(f"             “{row.entry.quote}”")
             key = _key_line(row.result)
             if key:
                 out.append(f"             {key}")
+            context = _context_line(row)
+            if context:
+                out.append(f"             {context}")
         out.append("")
     out.append(f"All {len(_by_source(rows))} texts: {_counts(rows)}.")
     mistakes = [r for r in rows if r.result.verdict is Verdict.REFUTED]
@@ -140,6 +186,16 @@ def ledger_json(rows: Sequence[Row]) -> list[dict[str, Any]]:
             "inconsistency": e.inconsistency,
             **{k: v for k, v in r.as_json().items() if k != "claim"},
         }
+        if e.meaning is not None:
+            item["meaning"] = {
+                "word": e.meaning.word,
+                "reading": e.meaning.reading,
+                "threshold": e.meaning.threshold,
+                "reason": e.meaning.reason,
+                "source": e.meaning.source,
+            }
+        if row.context is not None:
+            item["context"] = {"claim": e.context, **row.context.as_json()}
         out.append(item)
     return out
 
@@ -163,15 +219,23 @@ def ledger_markdown(rows: Sequence[Row]) -> str:
         "Every checkable claim of the four source texts (`docs/sources/`), written in the",
         "claim language and verified when this page is generated: identities by derivations",
         "the kernel checks, numbers by interval arithmetic to the tolerance their digits imply,",
-        "measurements by re-running the lesson's experiments (seed 0, the lesson's sizes).",
+        "measurements by re-running the lesson's experiments (seed 0, the lesson's sizes) and",
+        "the one-update experiment (`scaledattn experiment dynamics`: how far one SGD or Adam",
+        "update moves the logits, with and without 1/√d_k, against the top-two gap).",
         'Run `scaledattn claims` to check them yourself, or `scaledattn verify "CLAIM"` for one.',
+        "",
+        "A qualitative word (“uniform”, “≈ 0”, “vanishes”, “on the σ = 8 scale”, …) is judged",
+        "under the operational meaning in the *meaning* column: a threshold, its reason, its",
+        "source. A concrete example is judged on its own numbers; a general theorem appears only",
+        "as *context* beside the evidence, never as the verdict. `scaledattn claims --closing`",
+        "lists every claim refuted, undecided or true only under a condition or a meaning.",
         "",
         f"**{_counts(rows)}.**",
         "",
     ]
     for source, group in _by_source(rows).items():
         lines += [f"## `{source}` — {SOURCES[source]}", "", _counts(group) + ".", ""]
-        lines += ["| verdict | claim | quote | evidence |", "|---|---|---|---|"]
+        lines += ["| verdict | claim | meaning | quote | evidence |", "|---|---|---|---|---|"]
         for row in group:
             e, r = row.entry, row.result
             claim = f"`{e.claim}`"
@@ -185,6 +249,37 @@ def ledger_markdown(rows: Sequence[Row]) -> str:
             evidence = _key_line(r)
             if e.note:
                 evidence += f" ({e.note})"
-            lines.append(f"| {verdict} | {_cell(claim)} | {_cell(e.quote)} | {_cell(evidence)} |")
+            context = _context_line(row)
+            if context:
+                evidence += f"; *{context}*"
+            meaning = e.meaning.text() if e.meaning is not None else ""
+            cells = (verdict, claim, meaning, e.quote, evidence)
+            lines.append("| " + " | ".join(_cell(c) for c in cells) + " |")
         lines.append("")
+    lines += _unchecked_section(tuple(_by_source(rows)))
     return "\n".join(lines)
+
+
+def _unchecked_section(sources: tuple[str, ...]) -> list[str]:
+    """The sentences with a number, formula or judgement but no entry, each with its reason."""
+    from scaledattn.claims.ledger.audit import UNCHECKED
+
+    lines = [
+        "## Sentences without an entry, and why",
+        "",
+        "Every sentence of the texts with a number, a formula, a comparison or a qualitative",
+        "judgement of attention has an entry above or a reason here (a test checks that none is",
+        "missing: `scaledattn.claims.ledger.audit`). Claims about other models are measured on",
+        "their attention code in [model-claims.md](model-claims.md) (torch extra).",
+        "",
+    ]
+    for source in sources:
+        mine = [u for u in UNCHECKED if u.source == source]
+        if not mine:
+            continue
+        lines += [f"### `{source}`", "", "| sentence | why no entry |", "|---|---|"]
+        for u in mine:
+            why = u.reason + (f" (entry: `{u.same_as}`)" if u.same_as else "")
+            lines.append(f"| {_cell(u.quote)} | {_cell(why)} |")
+        lines.append("")
+    return lines

@@ -34,6 +34,7 @@ from fractions import Fraction
 from functools import cache
 from statistics import NormalDist
 
+from scaledattn.attention.dynamics import OPTIMISERS, dynamics_experiment
 from scaledattn.attention.experiments import (
     ExperimentResult,
     gradient_experiment,
@@ -67,6 +68,7 @@ EXPERIMENTS: dict[str, tuple[str, int | None]] = {
     "saturation": ("P2", 2000),
     "gradient": ("P3", 500),
     "training": ("§0 training", None),
+    "dynamics": ("§4 one update", None),
 }
 #: The trials each experiment runs with by default (the lesson's; 20 runs for training).
 LESSON_TRIALS: dict[str, int] = {
@@ -74,12 +76,25 @@ LESSON_TRIALS: dict[str, int] = {
     "saturation": 2000,
     "gradient": 500,
     "training": 20,
+    "dynamics": 400,
 }
 
 _TRAINING = tuple(
     f"{what}_{setting_name(d, scaled)}"
     for d, scaled in SETTINGS
     for what in ("diverged", "divergence_step", "final_loss")
+)
+_DYNAMICS = (
+    *(
+        f"{what}_{opt}_{scaled}"
+        for opt in OPTIMISERS
+        for scaled in ("scaled", "unscaled")
+        for what in ("step_lr", "step_gap")
+    ),
+    *(f"{what}_{opt}" for opt in OPTIMISERS for what in ("step_ratio", "step_gap_ratio")),
+    *(f"{what}_{sc}" for sc in ("scaled", "unscaled") for what in ("grad_norm", "jacobian_norm")),
+    "grad_norm_ratio",
+    "jacobian_norm_ratio",
 )
 #: measurement name → experiment.
 MEASUREMENTS: dict[str, str] = {
@@ -90,6 +105,7 @@ MEASUREMENTS: dict[str, str] = {
     ),
     **dict.fromkeys(("p_minus_y_norm", "gap_unscaled", "gap_scaled", "gap_ratio"), "gradient"),
     **dict.fromkeys(_TRAINING, "training"),
+    **dict.fromkeys(_DYNAMICS, "dynamics"),
 }
 
 
@@ -112,6 +128,8 @@ def run(experiment: str, seed: int, trials: int) -> ExperimentResult:
         return saturation_experiment(seed=seed, trials=trials)
     if experiment == "gradient":
         return gradient_experiment(seed=seed, trials=trials)
+    if experiment == "dynamics":
+        return dynamics_experiment(seed=seed, trials=trials)
     return training_experiment(seed=seed, trials=trials, with_sweep=False)
 
 

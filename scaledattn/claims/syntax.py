@@ -70,6 +70,7 @@ FUNCTIONS: tuple[tuple[str, int, int], ...] = (
     ("dot", 2, 3),
     ("softmax", 1, 1),
     ("entropy", 1, 1),
+    ("jacobian_norm", 1, 1),
     ("sum", 1, 1),
     ("max", 1, 1),
     ("min", 1, 1),

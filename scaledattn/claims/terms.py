@@ -10,7 +10,7 @@ The names of the claim language:
   assumption gives them a value (``d_k = 64``).
 
 The functions: ``sqrt exp log`` (of numbers and lists, elementwise), ``E Var Cov
-std`` (inert moments for the kernel), ``softmax entropy sum max min`` of lists,
+std`` (inert moments for the kernel), ``softmax entropy jacobian_norm sum max min`` of lists,
 ``uniform(n)`` (n weights 1/n), ``rounded(x)`` (a number known only to its written
 digits), ``measured(NAME)`` (a measurement of the lesson's experiments) and
 ``lim(NAME)`` (a limit proved by the kernel).
@@ -125,6 +125,10 @@ def tolerance(node: Node) -> tuple[Fraction, Fraction] | None:
     value = node.value
     assert isinstance(value, Rational)
     return Fraction(int(value.p), int(value.q)) * scale, half * scale
+
+
+#: At most this many weights in jacobian_norm(p) (its size is a sum of n² terms).
+MAX_JACOBIAN = 64
 
 
 def is_literal(node: Node) -> bool:
@@ -398,6 +402,22 @@ class ClaimScope:
             if w.is_number and w.is_negative:
                 raise self.fail("entropy needs non-negative weights")
         return -sympy.Add(*(w * sympy.log(w) for w in weights if w != 0))
+
+    def fn_jacobian_norm(self, node: Node) -> Expr:
+        """‖diag(p) − ppᵀ‖_F, the softmax Jacobian's size at weights p (Σp = 1).
+
+        Written as √(Σᵢ pᵢ²(Σ_{j≠i} pⱼ)² + Σ_{i≠j} pᵢ²pⱼ²), using 1 − pᵢ = Σ_{j≠i} pⱼ: a sum
+        of squares, so interval arithmetic meets no cancellation near a one-hot p.
+        """
+        weights = self.items(node.children[0], "jacobian_norm")
+        if len(weights) > MAX_JACOBIAN:
+            raise self.fail(f"jacobian_norm takes at most {MAX_JACOBIAN} weights")
+        diagonal = [
+            w**2 * sympy.Add(*(v for j, v in enumerate(weights) if j != i)) ** 2
+            for i, w in enumerate(weights)
+        ]
+        off = [(w * v) ** 2 for i, w in enumerate(weights) for j, v in enumerate(weights) if i != j]
+        return sympy.sqrt(sympy.Add(*diagonal, *off))
 
     def fn_sum(self, node: Node) -> Expr:
         """The sum of a list."""

@@ -85,6 +85,12 @@ def register(sub: Any) -> None:
     p.add_argument("--source", metavar="FILE", help="one source: its file name or number (000)")
     p.add_argument("--seed", type=int, default=0, help="seed of the experiments (measured)")
     p.add_argument("--json", action="store_true", help="a list of {source, quote, claim, …}")
+    p.add_argument(
+        "--closing",
+        action="store_true",
+        help="only the claims refuted, undecided, or true under a condition or a meaning,"
+        " each with its value and the meaning it was judged under",
+    )
     p.set_defaults(func=cmd_claims)
 
 
@@ -119,11 +125,16 @@ def cmd_claims(args: argparse.Namespace) -> int:
     """Check the ledger (or one source's part of it); exit 0 whatever the verdicts."""
     from scaledattn.attention.experiments import check_int
     from scaledattn.claims.ledger import check, select
-    from scaledattn.claims.report import ledger_json, ledger_text
+    from scaledattn.claims.report import closing_list, ledger_json, ledger_text
     from scaledattn.render import to_json
 
     seed = check_int(args.seed, "--seed", 0, 2**63 - 1)
     rows = check(select(args.source), seed=seed)
+    if args.closing and not args.json:
+        print(closing_list(rows))
+        return 0
+    if args.closing:
+        rows = tuple(r for r in rows if r.result.verdict.value != "VERIFIED" or r.conditional)
     if args.json:
         print(to_json(ledger_json(rows)))
     else:

@@ -24,12 +24,13 @@ EXPERIMENTS = {
     "saturation": ("P2", 2000),
     "gradient": ("P3", 500),
     "training": ("§0, 'diverges at step 2'", 20),
+    "dynamics": ("§4, 'steps the size of the learning rate'", 400),
 }
 #: Options that only some experiments take.
 ONLY = {
     "keys": ("saturation", "gradient"),
     "protocol": ("gradient",),
-    "lr": ("training",),
+    "lr": ("training", "dynamics"),
     "steps": ("training",),
 }
 
@@ -73,7 +74,8 @@ def register(sub: Any) -> None:
         "name",
         metavar="NAME",
         choices=sorted(EXPERIMENTS),
-        help="scores (P1), saturation (P2), gradient (P3) or training",
+        help="scores (P1), saturation (P2), gradient (P3), training, or dynamics (one update"
+        " of SGD and Adam, scaled and unscaled: how far it moves the logits)",
     )
     p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     p.add_argument(
@@ -97,7 +99,12 @@ def register(sub: Any) -> None:
         help="scores and saturation: compute the weights with numpy (default) or through"
         " torch's scaled_dot_product_attention (needs the torch extra)",
     )
-    p.add_argument("--lr", type=float, default=None, help="training only: learning rate (0.7)")
+    p.add_argument(
+        "--lr",
+        type=float,
+        default=None,
+        help="training and dynamics: learning rate (0.7 and 0.001)",
+    )
     p.add_argument("--steps", type=int, default=None, help="training only: updates (50)")
     p.set_defaults(func=cmd_experiment)
 
@@ -134,6 +141,10 @@ def run_experiment(args: argparse.Namespace, progress: Progress | None = None) -
     if name == "gradient":
         protocol = args.protocol or "wrong-rows"
         return gradient_experiment(args.seed, trials, keys, protocol, progress)
+    if name == "dynamics":
+        from scaledattn.attention.dynamics import dynamics_experiment
+
+        return dynamics_experiment(args.seed, trials, 0.001 if args.lr is None else args.lr)
     lr = 0.7 if args.lr is None else check_lr(args.lr)
     steps = 50 if args.steps is None else args.steps
     return training_runs(args.seed, trials, lr, steps, progress)

@@ -56,4 +56,10 @@ def test_a_figure_inconsistent_at_95_percent_but_not_beyond_doubt_is_undecided()
 
 
 def test_every_measurement_name_belongs_to_an_experiment() -> None:
-    assert set(MEASUREMENTS.values()) == {"scores", "saturation", "gradient", "training"}
+    assert set(MEASUREMENTS.values()) == {
+        "scores",
+        "saturation",
+        "gradient",
+        "training",
+        "dynamics",
+    }

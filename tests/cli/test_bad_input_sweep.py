@@ -243,6 +243,8 @@ SWEEP: dict[str, list[Bad]] = {
         bad("experiment", "training", "--lr", "inf", says="learning rate must be a positive"),
         bad("experiment", "training", "--lr", "0", says="learning rate must be a positive"),
         bad("experiment", "gradient", "--lr", "1", says="--lr applies to training"),
+        bad("experiment", "dynamics", "--lr", "nan", says="learning rate must be a positive"),
+        bad("experiment", "dynamics", "--trials", "1", says="trials must be between"),
         bad("experiment", "training", "--steps", "0", says="steps must be between 1 and"),
         bad("experiment", "training", "--steps", HUGE, says="steps must be between 1 and"),
         bad("experiment", "saturation", "--steps", "5", says="--steps applies to training"),
@@ -307,6 +309,8 @@ SWEEP: dict[str, list[Bad]] = {
         bad("claims", "--seed=-1", says="--seed must be between 0 and"),
         bad("claims", "--seed", "x", says="invalid int value: 'x'"),
         bad("claims", "--json=1", says="ignored explicit argument '1'"),
+        bad("claims", "--closing=1", says="ignored explicit argument '1'"),
+        bad("claims", "--closing", "--source", "nope", says="unknown source 'nope'"),
         bad("claims", "extra", says="unrecognized arguments: extra"),
     ],
     "check-proof": [

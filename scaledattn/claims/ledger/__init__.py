@@ -59,11 +59,21 @@ def select(source: str | None = None) -> tuple[LedgerEntry, ...]:
 
 @dataclass(frozen=True)
 class Row:
-    """An entry and the verdict computed for it now, with the time it took."""
+    """An entry and the verdict computed for it now, with the time it took.
+
+    ``context`` is the verdict on the entry's context claim (a general result shown
+    beside the verdict, never deciding it), or None when the entry has none.
+    """
 
     entry: LedgerEntry
     result: Result
     seconds: float
+    context: Result | None = None
+
+    @property
+    def conditional(self) -> bool:
+        """Judged under a condition or an operational meaning the text does not state."""
+        return bool(self.entry.condition or self.entry.meaning)
 
 
 def check(
@@ -84,5 +94,6 @@ def _check(
     for entry in entries:
         start = time.perf_counter()
         result = verify(entry.claim, entry.assume, seed=seed, trials=dict(trials))
-        rows.append(Row(entry, result, time.perf_counter() - start))
+        context = verify(entry.context, seed=seed, trials=dict(trials)) if entry.context else None
+        rows.append(Row(entry, result, time.perf_counter() - start, context))
     return tuple(rows)

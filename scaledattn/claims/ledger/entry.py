@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from scaledattn.claims.ledger.meaning import Meaning
+
 __all__ = ["QUOTE_GAP", "LedgerEntry"]
 
 #: Separates the parts of a quote taken from different places in the same text.
@@ -19,7 +21,10 @@ class LedgerEntry:
     the claim language with its assumptions ``assume``; ``condition`` the reading
     under which the verdict is stated, for a claim true only under a condition;
     ``note`` how the sentence was read; ``inconsistency`` marks two statements of
-    the same text that disagree.
+    the same text that disagree. ``meaning`` gives a qualitative word of the
+    sentence its operational meaning (the threshold the claim is judged under);
+    ``context`` is a general result (a claim, checked too) shown beside the verdict,
+    never the verdict: a concrete example is judged on its own numbers.
     """
 
     source: str
@@ -29,6 +34,8 @@ class LedgerEntry:
     condition: str = ""
     note: str = ""
     inconsistency: bool = False
+    meaning: Meaning | None = None
+    context: str = ""
 
     @property
     def parts(self) -> tuple[str, ...]:

@@ -3,17 +3,30 @@
 from __future__ import annotations
 
 from scaledattn.claims.ledger.entry import LedgerEntry
+from scaledattn.claims.ledger.meaning import (
+    LR_LITERAL,
+    LR_STEP,
+    LR_STEP_GAP,
+    NOT_VANISHED,
+    SIGMA_SCALE,
+    Meaning,
+)
 
 SOURCE = "000_e1e193e71b2d1e85.txt"
 
 
 def _e(quote: str, claim: str, *assume: str, condition: str = "", note: str = "",
-       inconsistency: bool = False) -> LedgerEntry:  # fmt: skip
-    return LedgerEntry(SOURCE, quote, claim, tuple(assume), condition, note, inconsistency)
+       inconsistency: bool = False, meaning: Meaning | None = None,
+       context: str = "") -> LedgerEntry:  # fmt: skip
+    return LedgerEntry(SOURCE, quote, claim, tuple(assume), condition, note, inconsistency, meaning,
+                 context)  # fmt: skip
 
 
 BACKWARD = "of the gradient a loss on the attention output sends back through the softmax"
 CROSS_ENTROPY = "of the cross-entropy gradient ∂L/∂s = p − y the lesson measures"
+AT_SIGMA = ", at σ = 8 (d_k = 64, no 1/√d_k) against σ = 1 on the same draws"
+SGD = "SGD, one update, W −= η∇W"
+ADAM = "Adam's first update (bias-corrected: about η per weight)"
 
 ENTRIES: tuple[LedgerEntry, ...] = (
     _e("64 个键的注意力，79% 的权重压在一个随机选中的错键上",
@@ -55,6 +68,10 @@ ENTRIES: tuple[LedgerEntry, ...] = (
     _e(r"分差 1，权重比 e \approx 2.7", "exp(1) ≈ 2.7",
        note="weights of scores differing by Δ are in the ratio e^Δ (theorem softmax_of_differences)"),
     _e("分差 3.2，权重比 24.5", "exp(3.2) ≈ 24.5"),
+    _e(r"拿一组 \sigma = 8 量级的分数手算：(3.2, 0.1, -2.5, 0.4)",
+       "sqrt(sum([3.2, 0.1, -2.5, 0.4]^2)/4) > 4", meaning=SIGMA_SCALE,
+       context="measured(score_std_d64) ≈ 8",
+       note="the example's own four scores, not the experiment they are said to stand for"),
     _e("减最大值 3.2 得 (0, -3.1, -5.7, -2.8)",
        "[3.2, 0.1, -2.5, 0.4] - 3.2 = [0, -3.1, -5.7, -2.8]"),
     _e("取指数：(1, 0.045, 0.003, 0.061)",
@@ -74,13 +91,39 @@ ENTRIES: tuple[LedgerEntry, ...] = (
        "theorem(cross_entropy_gradient)"),
     _e(r"\sigma = 8、错目标行实测 \|p-y\| = 1.28", "measured(p_minus_y_norm) ≈ 1.28",
        note="P3, rows whose target is not the argmax"),
-    _e(r"不但不消失，还更大（趋近 \sqrt{2}）", "lim(p_minus_y) = sqrt(2)"),
-    _e("“梯度消失”死了", "lim(p_minus_y) > 0", condition=CROSS_ENTROPY),
-    _e("“梯度消失”死了", "lim(backward) > 0", condition=BACKWARD,
-       note="the paper's footnote means this gradient: it does vanish"),
+    _e(r"不但不消失，还更大（趋近 \sqrt{2}）", "lim(p_minus_y) = sqrt(2)",
+       note="the limit the sentence states, as one score's lead grows"),
+    _e("不但不消失，还更大", "measured(grad_norm_ratio) > 1",
+       condition=CROSS_ENTROPY + AT_SIGMA,
+       note="‖p − y‖ over all rows, paired draws (experiment dynamics)"),
+    _e("“梯度消失”死了", "measured(grad_norm_ratio) > 1/10", condition=CROSS_ENTROPY + AT_SIGMA,
+       meaning=NOT_VANISHED, context="lim(p_minus_y) = sqrt(2)"),
+    _e("“梯度消失”死了", "measured(jacobian_norm_ratio) > 1/10", condition=BACKWARD + AT_SIGMA,
+       meaning=NOT_VANISHED, context="lim(backward) = 0",
+       note="the paper's footnote means this gradient: at σ = 8 it has shrunk but not"
+            " vanished; it vanishes only as the lead grows without bound (the context)"),
     _e(r"\text{top1} - \text{top2} 分差在 \sigma = 8 时是 2.95", "measured(gap_unscaled) ≈ 2.95",
        note="P3"),
     _e(r"\sigma = 1 时是 0.37", "measured(gap_scaled) ≈ 0.37", note="P3"),
+    _e(r"优化器每步迈学习率那么大，路却在按 \sigma 变宽", "measured(step_ratio_sgd) <= 2",
+       condition=SGD, meaning=LR_STEP),
+    _e(r"优化器每步迈学习率那么大，路却在按 \sigma 变宽", "measured(step_ratio_adam) <= 2",
+       condition=ADAM, meaning=LR_STEP),
+    _e(r"优化器每步迈学习率那么大，路却在按 \sigma 变宽",
+       "measured(step_gap_ratio_sgd) <= 1/2", condition=SGD, meaning=LR_STEP_GAP),
+    _e(r"优化器每步迈学习率那么大，路却在按 \sigma 变宽",
+       "measured(step_gap_ratio_adam) <= 1/2", condition=ADAM, meaning=LR_STEP_GAP),
+    _e(r"优化器每步迈学习率那么大，路却在按 \sigma 变宽", "measured(grad_norm_ratio) <= 2",
+       condition="SGD on the logits themselves, the lesson's picture (not on W_q, W_k)",
+       meaning=LR_STEP,
+       note="a step on the logits is η(p − y), of length η‖p − y‖ ≤ √2·η whatever σ; here the"
+            " step is measured by that length (not its largest entry), so the ratio of the"
+            " steps is that of ‖p − y‖ (experiment dynamics, paired draws)"),
+    _e("优化器每步迈学习率那么大", "measured(step_lr_adam_scaled) <= 10",
+       condition=ADAM + ", with 1/√d_k", meaning=LR_LITERAL,
+       note="the optimiser most likely to step 'by η': each weight moves by about η"),
+    _e(r"路却在按 \sigma 变宽", "measured(gap_ratio) ≈ 8",
+       note="P3: the top1 − top2 gap at σ = 8 against σ = 1"),
     _e("——7.9 倍", "measured(gap_ratio) ≈ 7.9",
        note="P3; the gap scales with σ, so the exact ratio of the means is 8"),
     _e(r"分差在 \sigma = 8 时是 2.95、\sigma = 1 时是 0.37——7.9 倍",
