@@ -163,5 +163,6 @@ if os.environ.get("SCALEDATTN_FRESH_CACHES"):
         from scaledattn.calculator import gaussian
 
         derive._AUDITS.clear()
+        derive._BY_CONTENT.clear()
         gaussian._joint_moments.cache_clear()
         cache.forget()
