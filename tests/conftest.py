@@ -15,6 +15,9 @@ at a temporary folder for the whole session (``SCALEDATTN_CACHE_DIR``, shared by
 worker processes and by the commands the tests start, never the user's cache):
 the first worker to check a theorem keeps it, the others read it.
 
+Tests that share an artefact computed in their process (the pages, the ledger, the
+proof-file checks) run on one worker: ``GROUPS`` below.
+
 Profiles and bounded properties: tests/profiles.py. Test through a subprocess only
 where the process boundary is what is tested (exit codes of a real process, what a
 fresh interpreter imports).
