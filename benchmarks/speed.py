@@ -10,8 +10,14 @@ Prints, each figure the median of ``--runs`` runs (the suite: of ``--suite-runs`
 - the wall time of ``python -m pytest`` under the ``ci`` profile (as .ci/run runs it).
 
 The load average is printed with each figure: the machine may be shared, and a
-figure taken under load says so. Targets are printed beside the figures; they are
-measured here, never asserted in a test.
+figure taken under load says so. On a shared machine compare the CPU time (user +
+system, printed beside ``check`` and the suite), which the load changes far less than
+the wall time. Targets are printed beside the figures; they are measured here, never
+asserted in a test.
+
+With ``PYTHONDONTWRITEBYTECODE`` set (some containers set it) no ``__pycache__`` is
+written, so every test worker and every command compiles the package and the test
+modules again (about 2 s of CPU per worker); the report says when it is set.
 """
 
 from __future__ import annotations
@@ -58,6 +64,25 @@ def timed(argv: Sequence[str], env: dict[str, str], expect: int | None = None) -
     return seconds
 
 
+def cpu_of(once: Callable[[], float], cpu: list[float]) -> Callable[[], float]:
+    """``once``, appending to ``cpu`` the CPU time (user + system) its child processes used."""
+
+    def timed_once() -> float:
+        start = resource.getrusage(resource.RUSAGE_CHILDREN)
+        seconds = once()
+        end = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu.append(end.ru_utime - start.ru_utime + end.ru_stime - start.ru_stime)
+        return seconds
+
+    return timed_once
+
+
+def cpu_row(cpu: list[float]) -> None:
+    """The CPU time of the runs just timed."""
+    shown = ", ".join(f"{c:.2f}" for c in cpu)
+    print(f"    CPU time (user + system): median {statistics.median(cpu):.2f} s [{shown}]")
+
+
 def median_of(runs: int, once: Callable[[], float]) -> tuple[float, list[float]]:
     """The median of ``runs`` timings and the timings."""
     times = [once() for _ in range(runs)]
@@ -102,10 +127,14 @@ def commands(runs: int) -> None:
             shutil.rmtree(cache, ignore_errors=True)
             return timed([*exe, "check"], env, 0)
 
-        median, times = median_of(runs, cold)
+        cpu: list[float] = []
+        median, times = median_of(runs, cpu_of(cold, cpu))
         row("scaledattn check, cold (empty cache)", median, times, "target ≤ 6")
-        median, times = median_of(runs, lambda: timed([*exe, "check"], env, 0))
+        cpu_row(cpu)
+        cpu = []
+        median, times = median_of(runs, cpu_of(lambda: timed([*exe, "check"], env, 0), cpu))
         row("scaledattn check, warm", median, times, "target ≤ 3")
+        cpu_row(cpu)
         median, times = median_of(runs, lambda: timed([*exe, "derive", "unique_scale"], env, 0))
         row("scaledattn derive unique_scale, warm", median, times)
     finally:
@@ -119,20 +148,11 @@ def suite(runs: int) -> None:
     print(f"Test suite ({' '.join(argv[1:])}, HYPOTHESIS_PROFILE=ci; {runs} run(s)):")
     before = load()
     cpu: list[float] = []
-
-    def once() -> float:
-        start = resource.getrusage(resource.RUSAGE_CHILDREN)
-        seconds = timed(argv, env, 0)
-        end = resource.getrusage(resource.RUSAGE_CHILDREN)
-        cpu.append(end.ru_utime - start.ru_utime + end.ru_stime - start.ru_stime)
-        return seconds
-
-    median, times = median_of(runs, once)
+    median, times = median_of(runs, cpu_of(lambda: timed(argv, env, 0), cpu))
     row("python -m pytest", median, times, "target ≤ 60")
-    shown = ", ".join(f"{c:.1f}" for c in cpu)
-    middle = statistics.median(cpu)
-    print(f"    CPU time (user + system, all workers): median {middle:.1f} s [{shown}]")
-    print(f"    (at the start: {before})")
+    cpu_row(cpu)
+    print(f"    (at the start: {before}; on {os.cpu_count()} cores the wall time is about")
+    print("    half the CPU time plus a few seconds of start-up)")
 
 
 def main() -> None:
@@ -141,6 +161,8 @@ def main() -> None:
     parser.add_argument("--suite-runs", type=int, default=1, help="runs of the test suite")
     parser.add_argument("--no-suite", action="store_true", help="time the commands only")
     args = parser.parse_args()
+    if os.environ.get("PYTHONDONTWRITEBYTECODE"):
+        print("Note: PYTHONDONTWRITEBYTECODE is set: nothing is compiled once and kept.")
     commands(args.runs)
     if not args.no_suite:
         suite(args.suite_runs)

@@ -1,9 +1,10 @@
 """Checked theorems kept between runs, so that ``check`` and ``derive`` answer at once.
 
 What is kept, for each derivation of a proof module (``scaledattn.proofs``): the
-kernel's verdict and audit (as the JSON certificate ``derive --format json`` prints),
-the derivation rendered in each format asked for, and its numeric witnesses (the
-lines ``check`` prints, the data ``check --json`` prints).
+kernel's verdict, the derivation rendered in each format asked for (the audit as
+data is its ``json`` rendering, which ``derive --format json`` and ``check --json``
+print, made only when one of them asks), and its numeric witnesses (the lines
+``check`` prints, the data ``check --json`` prints).
 
 Why a kept verdict can be trusted (docs/soundness.md, "The theorem cache"):
 
@@ -42,7 +43,7 @@ from pathlib import Path
 from typing import Any
 
 #: Bump when the layout of a record changes.
-FORMAT = 1
+FORMAT = 2
 #: Environment variables that turn the cache off.
 OFF = ("SCALEDATTN_NO_CACHE", "SCALEDATTN_FRESH_CACHES", "MUTANT_UNDER_TEST")
 
@@ -245,7 +246,6 @@ class Checked:
     """What ``check`` shows of one derivation: the kernel's verdict and the numeric witnesses."""
 
     verified: bool
-    audit: dict[str, Any]
     witness: dict[str, Any]
     lines: tuple[str, ...]
     agrees: bool
@@ -263,7 +263,6 @@ class Checked:
         """JSON data (the inverse of :meth:`from_record`)."""
         return {
             "verified": self.verified,
-            "audit": self.audit,
             "witness": self.witness,
             "lines": list(self.lines),
             "agrees": self.agrees,
@@ -280,7 +279,6 @@ class Checked:
         """The Checked that :meth:`as_record` wrote (KeyError/TypeError if malformed)."""
         return cls(
             bool(data["verified"]),
-            dict(data["audit"]),
             dict(data["witness"]),
             tuple(str(x) for x in data["lines"]),
             bool(data["agrees"]),
@@ -317,14 +315,15 @@ def witness_of(module: Any, derivation: Any) -> Any:
 def _compute(module: Any, derivation: Any) -> Checked:
     from scaledattn.derive import audit_of
     from scaledattn.numeric.evidence import evidence_line
-    from scaledattn.render import audit_json, to_json
+    from scaledattn.render import to_json
 
     result = audit_of(derivation)
     w = witness_of(module, derivation)
     evaluated = [s for s in w.settings if not s.unsupported]
+    # The audit as data (``check --json``) is the json rendering, made when asked
+    # for (``rendered``): printing every step's terms is a sixth of a cold check.
     return Checked(
         verified=result.verified,
-        audit=json.loads(to_json(audit_json(result))),
         witness=json.loads(to_json(w.as_json())),
         lines=tuple(evidence_line(derivation, s) for s in w.settings),
         agrees=w.agrees,

@@ -29,6 +29,7 @@ from scaledattn.kernel import (
     Equation,
     Equivalence,
     Group,
+    Rule,
     Step,
     Theorem,
     audit,
@@ -140,6 +141,11 @@ def equivalence(
 
 
 _AUDITS: dict[int, tuple[Derivation, Audit]] = {}
+#: The same audits by content: a derivation equal to one audited before (the same name,
+#: statement, assumptions, and steps with the same rules and claims, SymPy's structural
+#: equality) gets its audit. The calculator builds a new derivation for every call, and
+#: a test session asks for the same setting many times (issue 13).
+_BY_CONTENT: dict[Derivation, Audit] = {}
 
 
 def _dependencies(derivation: Derivation) -> tuple[Derivation, dict[str, Theorem]]:
@@ -159,13 +165,38 @@ def _dependencies(derivation: Derivation) -> tuple[Derivation, dict[str, Theorem
     return replace(derivation, steps=tuple(steps)), theorems
 
 
+def _by_content(derivation: Derivation) -> bool:
+    """Whether ``derivation`` may share the audit of an equal one.
+
+    It must be hashable, and every rule a rule's name, a primitive Rule or a derivation
+    (recursively): never a Theorem object, whose standing the kernel checks by identity.
+    """
+    for step in derivation.steps:
+        rule = step.rule
+        if isinstance(rule, Derivation):
+            if not _by_content(rule):
+                return False
+        elif not isinstance(rule, (str, Rule)):
+            return False
+    try:
+        hash(derivation)
+    except TypeError:  # a term SymPy cannot hash
+        return False
+    return True
+
+
 def audit_of(derivation: Derivation) -> Audit:
-    """The kernel's audit of ``derivation`` (cached per derivation object)."""
+    """The kernel's audit of ``derivation`` (cached per derivation object, and by content)."""
     cached = _AUDITS.get(id(derivation))
     if cached is not None and cached[0] is derivation:
         return cached[1]
-    resolved, theorems = _dependencies(derivation)
-    result = audit(resolved, theorems)
+    shared = _by_content(derivation)
+    result = _BY_CONTENT.get(derivation) if shared else None
+    if result is None:
+        resolved, theorems = _dependencies(derivation)
+        result = audit(resolved, theorems)
+        if shared:
+            _BY_CONTENT[derivation] = result
     _AUDITS[id(derivation)] = (derivation, result)
     return result
 

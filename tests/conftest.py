@@ -15,6 +15,9 @@ at a temporary folder for the whole session (``SCALEDATTN_CACHE_DIR``, shared by
 worker processes and by the commands the tests start, never the user's cache):
 the first worker to check a theorem keeps it, the others read it.
 
+Tests that share an artefact computed in their process (the pages, the ledger, the
+proof-file checks) run on one worker: ``GROUPS`` below.
+
 Profiles and bounded properties: tests/profiles.py. Test through a subprocess only
 where the process boundary is what is tested (exit codes of a real process, what a
 fresh interpreter imports).
@@ -60,30 +63,51 @@ def _shared(fixture_name: str, config: pytest.Config) -> Any:
     return "function" if os.environ.get("SCALEDATTN_FRESH_CACHES") else "session"
 
 
-#: Tests that run on one worker process, one after another (nodeid prefixes): they
-#: share what that process computed (the checked theorems in memory, the ledger's
-#: experiments, the pages). Add a test module here when it uses the fixtures below
-#: or runs `scaledattn check` / `docs`. (xdist's own xdist_group mark is not honoured
-#: under pytest 9, so the grouping is done by pytest_xdist_make_scheduler below.)
-ONE_WORKER = (
-    "tests/test_docs.py",
-    "tests/test_docs_examples.py",
-    "tests/test_readme.py",
-    "tests/test_cache.py",
-    "tests/cli/test_check.py",
-    "tests/cli/test_theorem_commands.py::test_check_",
-    "tests/claims/test_ledger.py",
-    "tests/numeric/test_evidence.py::test_every_theorem_agrees_with_numbers_on_its_modules",
-)
+#: Tests that run on one worker process, one after another (nodeid prefixes, by
+#: group): each group shares what that process computed once, where the tests spread
+#: over both workers would compute it once in each (issue 13). Add a test here when it
+#: uses the fixtures below, runs `scaledattn check` / `docs`, or needs one of the
+#: artefacts a group computes. (xdist's own xdist_group mark is not honoured under
+#: pytest 9, so the grouping is done by pytest_xdist_make_scheduler below.)
+GROUPS: dict[str, tuple[str, ...]] = {
+    # The generated pages and what they are made of, each computed once per process:
+    # the checked theorems in memory, the ledger's verdicts (claims.md), the proof-file
+    # checks of the exercises and typical mistakes (your_own_derivation.md, ~8 s), the
+    # output of the commands the pages show, matplotlib for the figures.
+    "docs": (
+        "tests/test_docs.py",
+        "tests/test_docs_examples.py",
+        "tests/test_readme.py",
+        "tests/test_cache.py",
+        "tests/cli/test_check.py",
+        "tests/cli/test_theorem_commands.py::test_check_",
+        "tests/cli/test_numeric_commands.py::test_plot_",
+        "tests/claims/test_ledger.py",
+        "tests/numeric/test_evidence.py::test_every_theorem_agrees_with_numbers_on_its_modules",
+        "tests/prooffile/test_check_proof.py::test_each_exercise_",
+        "tests/prooffile/test_check_proof.py::test_each_typical_mistake_",
+    ),
+    # Every built-in theorem written in the proof format and as a JSON certificate, read
+    # back and checked: the module-scoped fixtures of test_check_proof.py (~4 s).
+    "proof-round-trip": ("tests/prooffile/test_check_proof.py::test_every_built_in_theorem_",),
+}
+
+
+def _group(nodeid: str) -> str:
+    """The group of a test (see GROUPS), or its own node id."""
+    for name, prefixes in GROUPS.items():
+        if nodeid.startswith(prefixes):
+            return name
+    return nodeid
 
 
 def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
-    """Spread tests one by one over the workers, except the ONE_WORKER group."""
+    """Spread tests one by one over the workers, except the GROUPS (each on one worker)."""
     from xdist.scheduler import LoadScopeScheduling
 
     class Scheduler(LoadScopeScheduling):  # type: ignore[misc]
         def _split_scope(self, nodeid: str) -> str:
-            return "one-worker" if nodeid.startswith(ONE_WORKER) else nodeid
+            return _group(nodeid)
 
     return Scheduler(config, log)
 
@@ -142,5 +166,6 @@ if os.environ.get("SCALEDATTN_FRESH_CACHES"):
         from scaledattn.calculator import gaussian
 
         derive._AUDITS.clear()
+        derive._BY_CONTENT.clear()
         gaussian._joint_moments.cache_clear()
         cache.forget()

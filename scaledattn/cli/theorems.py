@@ -8,6 +8,7 @@ imported by the commands, not by the parser, so `scaledattn --help` stays fast.
 from __future__ import annotations
 
 import argparse
+import json
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
@@ -123,13 +124,16 @@ def cmd_derive(args: argparse.Namespace) -> int:
 
 def cmd_check(args: argparse.Namespace) -> int:
     """Audit every derivation and evaluate it on its numeric witnesses; table and summary."""
-    from scaledattn.cache import checked, store
+    from scaledattn.cache import checked, rendered, store
     from scaledattn.render import to_json
 
     rows = []
+    audits = []
     for module in theorem_modules():
         for d in module.derivations:
             rows.append((module.name, d, checked(module, d)))
+            if args.json:
+                audits.append(json.loads(rendered(module, d, "json")[0]))
     kept = store()
     if kept is not None:
         kept.save()
@@ -144,7 +148,8 @@ def cmd_check(args: argparse.Namespace) -> int:
                     "agrees": agrees,
                     "modulo_axioms": axioms,
                     "theorems": [
-                        {"module": m, **c.audit, "numeric": c.witness} for m, _, c in rows
+                        {"module": m, **audit, "numeric": c.witness}
+                        for (m, _, c), audit in zip(rows, audits, strict=True)
                     ],
                 }
             )

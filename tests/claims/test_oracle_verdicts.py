@@ -5,13 +5,13 @@ Issue 12, examples 5 and 6, and the inconsistent assumptions that must not verif
 
 from __future__ import annotations
 
-import subprocess
-
+import pytest
 from sympy import S
 
 from scaledattn.claims.counterexample import counterexample
 from scaledattn.claims.outcome import Verdict
 from scaledattn.claims.verify import verify
+from scaledattn.cli import main
 from scaledattn.kernel import Independent, Var, random_variables
 
 X, Y = random_variables("X Y")
@@ -42,14 +42,17 @@ def test_inconsistent_assumptions_verify_nothing() -> None:
     assert "inconsistent" in moments.reason
 
 
-def test_inconsistent_assumptions_exit_3() -> None:
-    done = subprocess.run(
-        ["scaledattn", "verify", "Var(X) = 5", "--assume", "Y = X", "--assume",
-         "independent(X, Y)", "--assume", "Var(X) = 1"],
-        capture_output=True, text=True, check=False,
+# The two commands below run in-process (main returns the exit code the process would
+# give; tests/cli/test_bad_input_sweep.py starts real processes): issue 13, speed.
+
+
+def test_inconsistent_assumptions_exit_3(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(
+        ["verify", "Var(X) = 5", "--assume", "Y = X", "--assume",
+         "independent(X, Y)", "--assume", "Var(X) = 1"]
     )  # fmt: skip
-    assert done.returncode == 3
-    assert "inconsistent" in done.stdout
+    assert code == 3
+    assert "inconsistent" in capsys.readouterr().out
 
 
 def test_a_counterexample_satisfies_a_definition_and_the_independence() -> None:
@@ -75,10 +78,10 @@ def test_trial_values_give_no_negative_variance() -> None:
     assert result.counterexample == {"at": {"rho": "2"}}
 
 
-def test_the_calculator_states_the_sign_it_assumes_about_a_users_name() -> None:
-    done = subprocess.run(
-        ["scaledattn", "scale", "--var-q", "s**2"], capture_output=True, text=True, check=False
-    )
-    assert done.returncode == 0
-    assert done.stdout.strip() == "sqrt(d_k)*s"
-    assert "s > 0 is assumed" in done.stderr
+def test_the_calculator_states_the_sign_it_assumes_about_a_users_name(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["scale", "--var-q", "s**2"]) == 0
+    done = capsys.readouterr()
+    assert done.out.strip() == "sqrt(d_k)*s"
+    assert "s > 0 is assumed" in done.err

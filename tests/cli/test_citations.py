@@ -11,6 +11,7 @@ import pytest
 import scaledattn
 from scaledattn.citations import open_name
 from scaledattn.claims import verify
+from scaledattn.cli import main
 from scaledattn.derive import audit_of
 from scaledattn.kernel import Derivation
 from scaledattn.registry import all_derivations, cited_lemmas
@@ -70,18 +71,34 @@ def test_every_name_the_verifier_cites_opens(claim: str, assume: list[str]) -> N
     _opens(names)
 
 
-def test_the_names_printed_beside_a_tick_and_after_by_open_with_the_command() -> None:
-    out = subprocess.run(
-        [sys.executable, "-m", "scaledattn", "scale", "--var-q", "4", "--var-k", "4", "--explain"],
-        capture_output=True, text=True, check=True,
-    ).stdout  # fmt: skip
+#: Runs ``scaledattn derive NAME`` for each name given, in one fresh interpreter, and
+#: prints each exit code and name (the derivations themselves are not shown).
+DERIVE_EACH = """\
+import contextlib, io, sys
+from scaledattn.cli import main
+for name in sys.argv[1:]:
+    with contextlib.redirect_stdout(io.StringIO()):
+        code = main(["derive", name])
+    print(code, name)
+"""
+
+
+def test_the_names_printed_beside_a_tick_and_after_by_open_with_the_command(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # The command's output is the same in this process; the names must open in a new
+    # process that never ran `scale` (one process for all of them: issue 13, speed).
+    assert main(["scale", "--var-q", "4", "--var-k", "4", "--explain"]) == 0
+    out = capsys.readouterr().out
     names = set(re.findall(r"✓ ([A-Za-z0-9_·]+(?:\([^)]*\))?)", out))
     assert "variance_as_sums(var_q=4, var_k=4)" in names
-    for name in sorted(names):
-        done = subprocess.run(
-            [sys.executable, "-m", "scaledattn", "derive", name], capture_output=True, text=True
-        )
-        assert done.returncode == 0, (name, done.stderr)
+    done = subprocess.run(
+        [sys.executable, "-c", DERIVE_EACH, *sorted(names)], capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    opened = [line.split(" ", 1) for line in done.stdout.splitlines()]
+    assert [name for _, name in opened] == sorted(names), done.stdout
+    assert all(code == "0" for code, _ in opened), (done.stdout, done.stderr)
 
 
 def _cited_in(text: str) -> set[str]:
