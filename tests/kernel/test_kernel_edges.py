@@ -1,0 +1,140 @@
+"""Edges of the kernel that its chain tests did not reach (found by the mutation run).
+
+Each test states a behaviour the kernel must have: a renaming that must not capture, a
+binder added later that must still compare up to its bound names, a fact of an unknown
+kind that must be dropped where its symbol is rebound, an ill-formed axiom refused, the
+rule table staying closed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from sympy import Expr, Symbol
+
+from scaledattn.errors import InvalidArgument
+from scaledattn.kernel import (
+    Context,
+    E,
+    IndexSum,
+    Lim,
+    Rule,
+    Var,
+    axiom,
+    dimension,
+    index,
+    random_variables,
+    same,
+)
+from scaledattn.kernel import rules as R
+from scaledattn.kernel.assumptions import Assumption
+from scaledattn.kernel.binders import Binder, Scope
+from scaledattn.kernel.expr import OpaqueTerm
+
+i, k = index("i"), index("k")
+i1 = index("i'")
+n, m, u = dimension("n"), dimension("m"), dimension("u")
+X, Y = random_variables("X Y")
+c = Symbol("c", real=True)
+x, y = Symbol("x", real=True), Symbol("y", real=True)
+
+
+# ------------------------------------------------------------------------ renaming
+
+
+def test_renaming_an_inner_sum_avoids_every_name_free_in_it() -> None:
+    # Σᵢ₌₁ᵐ Σᵢ₌₁ⁿ i·i' rebinds i inside: the inner i must be renamed to a name that is
+    # neither i nor the free i' (i' would be captured: Σ_{i'} i'·i' is another sum).
+    # At m = 1, n = 2, i' = 5: (1 + 2)·5 = 15, while Σ_{i'} i'² = 5.
+    term = IndexSum(IndexSum(i * i1, i, n), i, m)
+    assert i1 in term.free_symbols
+    assert same(term, IndexSum(IndexSum(k * i1, k, n), i, m)) is True
+    assert same(term, IndexSum(IndexSum(k * k, k, n), i, m)) is not True
+
+
+# ------------------------------------------------------- a binder added later
+
+
+class _Integral(Binder, OpaqueTerm):
+    """∫₀ᵘ f dx: binds x in f; the upper limit u lies outside (a binder of the tests)."""
+
+    is_commutative = True
+    scope_at = (0,)
+    bound_at = (1,)
+
+    def __new__(cls, f: Any, var: Symbol, upper: Any) -> _Integral:
+        made: _Integral = Expr.__new__(cls, f, var, upper).unshadowed()
+        return made
+
+
+def test_a_binder_added_later_compares_up_to_the_names_it_binds() -> None:
+    # ∫₀ᵘ ∫₀ˣ y dy dx = u³/6 is ∫₀ᵘ ∫₀ʸ x dx dy renamed; ∫₀ᵘ ∫₀ˣ x dy dx = u³/3 is not.
+    # Each depth has its own canonical name: one name for both would read both as the
+    # same term.
+    inner_y = _Integral(_Integral(y, y, x), x, u)
+    renamed = _Integral(_Integral(x, x, y), y, u)
+    inner_x = _Integral(_Integral(x, y, x), x, u)
+    assert same(inner_y, renamed) is True
+    assert same(inner_y, inner_x) is not True
+    assert same(_Integral(c * x, x, u), _Integral(c * y, y, u)) is True
+    assert same(_Integral(c * x, x, u), _Integral(c * y, y, n)) is not True
+
+
+# ------------------------------------------------------- facts of an unknown kind
+
+
+@dataclass(frozen=True)
+class _Fact(Assumption):
+    """A fact of a kind no rule reads, about two symbols (with a note that is text)."""
+
+    first: Any
+    second: Any
+    note: str = "a fact"
+
+
+def test_a_fact_of_an_unknown_kind_is_about_every_symbol_it_mentions() -> None:
+    # Context.of refuses a class of one's own; built directly, its fact must still be
+    # dropped wherever a binder rebinds any symbol it mentions (the safe default).
+    fact = _Fact(i, c)
+    assert fact.constrains() == {i, c}
+    ctx = Context((fact,))
+    under_sum = Scope().enter(IndexSum(i, i, n))
+    under_limit = Scope().enter(Lim(c * X, c))
+    elsewhere = Scope().enter(IndexSum(k, k, n))
+    assert ctx.visible(under_sum).assumptions == ()
+    assert ctx.visible(under_limit).assumptions == ()
+    assert ctx.visible(elsewhere).assumptions == (fact,)
+
+
+# ------------------------------------------------------------------ axioms, table
+
+
+def _forget_mean(e: Any, ctx: Any, scope: Any) -> Any:
+    return (E(e.args[0] ** 2), frozenset()) if isinstance(e, Var) else None
+
+
+FORGET = Rule("forget_mean", "Var(Z) = E[Z²] (false)", _forget_mean)
+
+
+@pytest.mark.parametrize(
+    "declaration",
+    [
+        ("EX0", E(X), None),  # an equation without its right side
+        ("EX0", None, 0),  # or without its left side
+        (FORGET, None, 0),  # a rule with a side
+        (FORGET, E(X), None),
+        (5, None, None),  # neither a rule nor a name
+    ],
+)
+def test_an_axiom_is_a_rule_alone_or_a_name_with_both_sides(declaration: Any) -> None:
+    with pytest.raises(InvalidArgument, match="axiom takes a Rule"):
+        axiom(*declaration)
+
+
+def test_the_rule_table_stays_closed_when_frozen_again() -> None:
+    R.freeze()
+    with pytest.raises(RuntimeError, match="frozen"):
+        R.register(FORGET)
+    assert "forget_mean" not in R.RULES
