@@ -410,6 +410,24 @@ ARGUED: dict[str, Argument] = {
         _ATOM,
     ),
     **_argue(
+        K + "binders.xǁBinderǁwith_bound",
+        {
+            9: "zip(self.bound, new, strict=None)",
+            12: "zip(self.bound, new, ))",
+            13: "zip(self.bound, new, strict=False)",
+        },
+        "new symbols of another count are refused by the next zip (bound_at, new, strict=True)",
+    ),
+    **_argue(
+        K + "binders.xǁBinderǁwith_bound",
+        {
+            23: "zip(self.bound_at, new, strict=None)",
+            26: "zip(self.bound_at, new, ):",
+            27: "zip(self.bound_at, new, strict=False)",
+        },
+        "new symbols of another count are refused by the zip before (bound, new, strict=True)",
+    ),
+    **_argue(
         K + "binders.x__rename_inner",
         {13: "names | set(e.bound):"},
         "a binder that rebinds none of the names is renamed to its own symbols: the same term",

@@ -30,10 +30,10 @@ from scaledattn.kernel import (
 )
 from scaledattn.kernel import rules as R
 from scaledattn.kernel.assumptions import Assumption
-from scaledattn.kernel.binders import Binder, Scope
+from scaledattn.kernel.binders import Binder, Scope, subst
 from scaledattn.kernel.expr import OpaqueTerm
 
-i, k = index("i"), index("k")
+i, j, k = index("i"), index("j"), index("k")
 i1 = index("i'")
 n, m, u = dimension("n"), dimension("m"), dimension("u")
 X, Y = random_variables("X Y")
@@ -52,6 +52,22 @@ def test_renaming_an_inner_sum_avoids_every_name_free_in_it() -> None:
     assert i1 in term.free_symbols
     assert same(term, IndexSum(IndexSum(k * i1, k, n), i, m)) is True
     assert same(term, IndexSum(IndexSum(k * k, k, n), i, m)) is not True
+
+
+def test_a_sum_whose_bound_names_its_index_is_renamed_away_from_every_free_name() -> None:
+    # Σ_{i=1}^{i} i·i': the bound's i is free, so the index is renamed, and not to the free
+    # i' (Σ_{i'=1}^{i} i'·i' is another sum: at i = 2, i' = 5 it is 5 against 15).
+    term = IndexSum(i * i1, i, i)
+    assert term.free_symbols == {i, i1}
+    assert same(term, IndexSum(k * i1, k, i)) is True
+
+
+def test_substitution_renames_a_capturing_binder_away_from_every_name_in_it() -> None:
+    # (Σᵢ i·j·i')[j := i]: the sum's i would capture the new i, so it is renamed, and not
+    # to the free i' (Σ_{i'} i'·i·i' is another sum).
+    moved = subst(IndexSum(i * j * i1, i, n), {j: i})
+    assert moved.free_symbols == {i, i1, n}
+    assert same(moved, IndexSum(k * i * i1, k, n)) is True
 
 
 # ------------------------------------------------------- a binder added later
