@@ -428,6 +428,11 @@ ARGUED: dict[str, Argument] = {
         "new symbols of another count are refused by the zip before (bound, new, strict=True)",
     ),
     **_argue(
+        K + "binders.x_fresh_like",
+        {1: "return Dummy(None, **s.assumptions0)", 2: "return Dummy(**s.assumptions0)"},
+        "the name of a fresh Dummy: a Dummy differs from every other symbol whatever its name",
+    ),
+    **_argue(
         K + "binders.x__rename_inner",
         {13: "names | set(e.bound):"},
         "a binder that rebinds none of the names is renamed to its own symbols: the same term",

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
-from sympy import Expr, Symbol
+from sympy import Dummy, Expr, Symbol
 
 from scaledattn.errors import InvalidArgument
 from scaledattn.kernel import (
@@ -68,6 +68,15 @@ def test_substitution_renames_a_capturing_binder_away_from_every_name_in_it() ->
     moved = subst(IndexSum(i * j * i1, i, n), {j: i})
     assert moved.free_symbols == {i, i1, n}
     assert same(moved, IndexSum(k * i * i1, k, n)) is True
+
+
+def test_a_sum_over_a_dummy_index_is_renamed_to_a_dummy_index() -> None:
+    # A Dummy is SymPy's own symbol: a sum over one is renamed like any other, keeping
+    # its index an integer (Σ_d d·j with j := d is Σ_{d'} d'·d, not a refused term).
+    d = Dummy("d", integer=True, positive=True)
+    moved = subst(IndexSum(d * j, d, n), {j: d})
+    assert moved.free_symbols == {d, n}
+    assert same(moved, IndexSum(k * d, k, n)) is True
 
 
 # ------------------------------------------------------- a binder added later
