@@ -386,6 +386,26 @@ ARGUED: dict[str, Argument] = {
         "rebuild, Rule.apply and _Rewrite.apply each evaluate for themselves",
     ),
     **_argue(
+        K + "theorem.xǁ_Rewriteǁapply",
+        {
+            7: 'getattr(e, "args", ()) and e.is_Atom',
+            11: 'getattr(e, "args", None)',
+            14: 'getattr(e, "args", ) or',
+        },
+        _ATOM,
+    ),
+    **_argue(
+        K + "theorem.xǁ_Rewriteǁapply",
+        {34: "scope), strict=None)", 37: "arg_scopes(e, scope), )))", 42: "scope), strict=False)"},
+        "arg_scopes gives one scope per argument: the zip is always of equal lengths",
+    ),
+    **_argue(
+        K + "theorem.xǁ_Rewriteǁapply",
+        {43: "with evaluate(None):", 44: "with evaluate(False):"},
+        "every comparison rebuilds the expression with evaluation on (same, prop_key); the"
+        " rewritten term is otherwise only shown",
+    ),
+    **_argue(
         K + "theorem.x_axiom",
         {10: "_Rewrite(None, as_term(lhs), as_term(rhs))"},
         "the inner rewrite's name is never read: steps, errors and theorems name the Axiom",
@@ -431,6 +451,22 @@ ARGUED: dict[str, Argument] = {
         K + "binders.x_fresh_like",
         {1: "return Dummy(None, **s.assumptions0)", 2: "return Dummy(**s.assumptions0)"},
         "the name of a fresh Dummy: a Dummy differs from every other symbol whatever its name",
+    ),
+    **_argue(
+        K + "binders.x_fresh_like",
+        {6: 's.name + "XX\'XX"'},
+        "a fresh name: s + XX'XX (then primes until not taken) is as fresh as s'",
+    ),
+    **_argue(
+        K + "binders.x_fresh_like",
+        {8: 'name = "\'"', 10: 'name += "XX\'XX"'},
+        "a fresh name: the loop stops at a name not taken, whatever it appends",
+    ),
+    **_argue(
+        K + "binders.x__rebinds",
+        {3: "names | set(b.bound) for b"},
+        "True for any inner binder: _rename_inner then renames only the binders that rebind"
+        " one of the names (the others keep their symbols): the same term, only slower",
     ),
     **_argue(
         K + "binders.x__rename_inner",

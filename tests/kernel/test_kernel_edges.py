@@ -17,6 +17,7 @@ from sympy import Dummy, Expr, Symbol
 from scaledattn.errors import InvalidArgument
 from scaledattn.kernel import (
     Context,
+    CrossSum,
     E,
     IndexSum,
     Lim,
@@ -77,6 +78,15 @@ def test_a_sum_over_a_dummy_index_is_renamed_to_a_dummy_index() -> None:
     moved = subst(IndexSum(d * j, d, n), {j: d})
     assert moved.free_symbols == {d, n}
     assert same(moved, IndexSum(k * d, k, n)) is True
+
+
+def test_both_indices_of_a_cross_sum_renamed_at_once_get_two_fresh_names() -> None:
+    # (Σ_{i≠i'} i·i'·j·k)[j := i, k := i']: both indices would capture, so both are
+    # renamed, each to its own fresh name (one name for both is no cross sum).
+    v, w = index("v"), index("w")
+    moved = subst(CrossSum(i * i1 * j * k, i, i1, n), {j: i, k: i1})
+    assert moved.free_symbols == {i, i1, n}
+    assert same(moved, CrossSum(v * w * i * i1, v, w, n)) is True
 
 
 # ------------------------------------------------------- a binder added later
