@@ -406,6 +406,12 @@ ARGUED: dict[str, Argument] = {
         " rewritten term is otherwise only shown",
     ),
     **_argue(
+        K + "theorem.x__theorem_rule",
+        {3: "if (isinstance(t.statement, Equation)) or True else"},
+        "an equivalence's sides are propositions, and _Rewrite rewrites only expressions"
+        " (isinstance(e, Expr)), whose normal form is never a proposition's",
+    ),
+    **_argue(
         K + "theorem.x_axiom",
         {10: "_Rewrite(None, as_term(lhs), as_term(rhs))"},
         "the inner rewrite's name is never read: steps, errors and theorems name the Axiom",
@@ -467,6 +473,21 @@ ARGUED: dict[str, Argument] = {
         {3: "names | set(b.bound) for b"},
         "True for any inner binder: _rename_inner then renames only the binders that rebind"
         " one of the names (the others keep their symbols): the same term, only slower",
+    ),
+    **_argue(
+        K + "binders.x_subst",
+        {7: "if (mapping) or True else expr"},
+        "with nothing to replace, _subst rebuilds the same term (evaluated, as every"
+        " comparison does anyway)",
+    ),
+    **_argue(
+        K + "binders.x__subst",
+        {
+            2: 'getattr(e, "args", ()) and e.is_Atom',
+            6: 'getattr(e, "args", None)',
+            9: 'getattr(e, "args", ) or',
+        },
+        _ATOM,
     ),
     **_argue(
         K + "binders.x__rename_inner",

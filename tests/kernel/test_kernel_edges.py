@@ -12,18 +12,24 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
-from sympy import Dummy, Expr, Symbol
+from sympy import Dummy, Eq, Expr, Symbol
 
 from scaledattn.errors import InvalidArgument
 from scaledattn.kernel import (
     Context,
     CrossSum,
+    Derivation,
     E,
+    Equation,
+    Equivalence,
     IndexSum,
     Lim,
     Rule,
+    Step,
     Var,
+    audit,
     axiom,
+    check,
     dimension,
     index,
     random_variables,
@@ -141,6 +147,19 @@ def test_a_fact_of_an_unknown_kind_is_about_every_symbol_it_mentions() -> None:
     assert ctx.visible(under_sum).assumptions == ()
     assert ctx.visible(under_limit).assumptions == ()
     assert ctx.visible(elsewhere).assumptions == (fact,)
+
+
+def test_an_equivalence_cited_in_a_chain_of_equalities_rewrites_nothing() -> None:
+    # a = 1 ⇔ a = 1 is a theorem about propositions: as a rewrite of expressions it must
+    # not turn (a + 1)² − a² − 2a (which is 1) into 0, nor (a + 1)² − a² − 2a − 1 (which
+    # is 0) into 1.
+    iff = check(Derivation("iff", Equivalence(Eq(x, 1), Eq(x, 1)), (Step(R.ring, Eq(x, 1)),)))
+    one = (x + 1) ** 2 - x**2 - 2 * x
+    for prev, claim in ((one, 0), (one - 1, 1)):
+        chain = Derivation("cites", Equation(prev, claim), (Step(iff, claim),))
+        assert not audit(chain).verified
+    unchanged = Derivation("cites", Equation(one, 1), (Step(iff, one),))
+    assert audit(unchanged).verified
 
 
 # ------------------------------------------------------------------ axioms, table
