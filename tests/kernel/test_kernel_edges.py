@@ -95,6 +95,13 @@ def test_both_indices_of_a_cross_sum_renamed_at_once_get_two_fresh_names() -> No
     assert same(moved, CrossSum(v * w * i * i1, v, w, n)) is True
 
 
+def test_substitution_replaces_a_term_under_a_binder_unless_the_binder_binds_it() -> None:
+    # E[X·j] := c reaches into Σᵢ (j is free there); E[X·i] := c does not (i is bound).
+    assert same(subst(IndexSum(E(X * j) * i, i, n), {E(X * j): c}), IndexSum(c * i, i, n))
+    bound = IndexSum(E(X * i), i, n)
+    assert subst(bound, {E(X * i): c}) == bound
+
+
 # ------------------------------------------------------- a binder added later
 
 
