@@ -102,6 +102,16 @@ def test_substitution_replaces_a_term_under_a_binder_unless_the_binder_binds_it(
     assert subst(bound, {E(X * i): c}) == bound
 
 
+def test_a_renamed_binder_avoids_the_names_of_every_key_and_value_substituted() -> None:
+    # (Σᵢ i·j)[j := i + i']: the sum is renamed, not to i' (which the value brings in).
+    moved = subst(IndexSum(i * j, i, n), {j: i + i1})
+    assert same(moved, IndexSum(k * (i + i1), k, n)) is True
+    # (Σᵢ E[X·i]·j)[j := i, E[X·i'] := c]: renamed to i', the body's E[X·i] would become
+    # the key E[X·i'] and be replaced, though no E[X·i'] was there.
+    moved = subst(IndexSum(E(X * i) * j, i, n), {j: i, E(X * i1): c})
+    assert same(moved, IndexSum(E(X * k) * i, k, n)) is True
+
+
 # ------------------------------------------------------- a binder added later
 
 
