@@ -481,6 +481,12 @@ ARGUED: dict[str, Argument] = {
         " comparison does anyway)",
     ),
     **_argue(
+        K + "binders.x__subst_binder",
+        {34: "_subst(a, inner) if (inner) or True else a"},
+        "with nothing to replace, _subst rebuilds the same term (evaluated, as every"
+        " comparison does anyway)",
+    ),
+    **_argue(
         K + "binders.x__subst",
         {
             2: 'getattr(e, "args", ()) and e.is_Atom',
