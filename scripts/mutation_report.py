@@ -487,6 +487,11 @@ ARGUED: dict[str, Argument] = {
         " comparison does anyway)",
     ),
     **_argue(
+        K + "binders.x_rename_away",
+        {2: "clash = set(b.bound) | avoid"},
+        "renames every bound symbol when none clashes: alpha-conversion, the same term",
+    ),
+    **_argue(
         K + "binders.x__subst",
         {
             2: 'getattr(e, "args", ()) and e.is_Atom',

@@ -8,13 +8,13 @@ rule table staying closed.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import pytest
-from sympy import Dummy, Eq, Expr, Symbol
+from sympy import Dummy, Eq, Expr, Integer, Symbol
 
-from scaledattn.errors import InvalidArgument
+from scaledattn.errors import InvalidArgument, UnknownRule
 from scaledattn.kernel import (
     Context,
     CrossSum,
@@ -177,6 +177,20 @@ def test_an_equivalence_cited_in_a_chain_of_equalities_rewrites_nothing() -> Non
         assert not audit(chain).verified
     unchanged = Derivation("cites", Equation(one, 1), (Step(iff, one),))
     assert audit(unchanged).verified
+
+
+def test_a_theorem_cited_by_name_justifies_only_if_check_issued_it() -> None:
+    # E[X] = E[X] proved; a copy stating E[X] = 0 (dataclasses.replace) gave E[X] + 1 = 1.
+    proved = check(Derivation("same", Equation(E(X), E(X)), (Step(R.ring, E(X)),)))
+    forged = replace(proved, statement=Equation(E(X), 0))
+
+    def cite(theorems: dict[str, Any], claim: Any) -> Any:
+        chain = Derivation("cites", Equation(E(X) + 1, claim), (Step("lemma", claim),))
+        return audit(chain, theorems).steps[0].error
+
+    assert cite({"lemma": proved}, E(X) + 1) is None
+    assert isinstance(cite({"lemma": forged}, Integer(1)), UnknownRule)
+    assert isinstance(cite({}, E(X) + 1), UnknownRule)
 
 
 # ------------------------------------------------------------------ axioms, table
