@@ -193,6 +193,15 @@ def test_a_theorem_cited_by_name_justifies_only_if_check_issued_it() -> None:
     assert isinstance(cite({}, E(X) + 1), UnknownRule)
 
 
+def test_a_sum_product_renames_a_factor_away_from_every_name_in_it() -> None:
+    # (Σᵢ i·i')(Σⱼ i): the first sum's i would capture the second factor's free i, so it
+    # is renamed, and not to its own free i' (Σ_{i'} i'·i' is another sum).
+    product = IndexSum(i * i1, i, n) * IndexSum(i, j, n)
+    expanded = R.sum_mul_sum.apply(product, Context())[0]
+    assert expanded.free_symbols == {i, i1, n}
+    assert same(expanded, IndexSum(IndexSum(k * i1 * i, j, n), k, n)) is True
+
+
 # ------------------------------------------------------------------ axioms, table
 
 
@@ -216,6 +225,28 @@ FORGET = Rule("forget_mean", "Var(Z) = E[Z²] (false)", _forget_mean)
 def test_an_axiom_is_a_rule_alone_or_a_name_with_both_sides(declaration: Any) -> None:
     with pytest.raises(InvalidArgument, match="axiom takes a Rule"):
         axiom(*declaration)
+
+
+def test_an_unknown_rule_is_refused_naming_the_derivation_step_and_rule() -> None:
+    # The refusal is the user's first clue: it names where it happened and what is known.
+    proved = check(Derivation("lemma", Equation(E(X), E(X)), (Step(R.ring, E(X)),)))
+    steps = (Step(R.ring, Var(X)), Step(FORGET, E(X**2)), Step("nonesuch", E(X**2)))
+    results = audit(Derivation("uses", Equation(Var(X), E(X**2)), steps), {"lemma": proved})
+    own, unknown = results.steps[1].error, results.steps[2].error
+    assert isinstance(own, UnknownRule)
+    assert (own.theorem, own.step, own.rule) == ("uses", 2, "forget_mean")
+    assert own.message == (
+        "  'forget_mean' is not the registered primitive rule of that name;"
+        " a rule of your own must be declared axiom(rule)"
+    )
+    assert isinstance(unknown, UnknownRule)
+    assert (unknown.theorem, unknown.step, unknown.rule) == ("uses", 3, "nonesuch")
+    assert "'nonesuch' is neither a rule nor a proved theorem" in unknown.message
+    assert f"known: {', '.join([*sorted(R.RULES), 'lemma'])}" in unknown.message
+    forged = replace(proved, statement=Equation(E(X), 0))  # not issued by check
+    copied = audit(Derivation("uses", Equation(E(X), 0), (Step(forged, 0),))).steps[0].error
+    assert isinstance(copied, UnknownRule)
+    assert copied.rule == "lemma"
 
 
 def test_the_rule_table_stays_closed_when_frozen_again() -> None:
