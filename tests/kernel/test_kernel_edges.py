@@ -24,6 +24,7 @@ from scaledattn.kernel import (
     Equivalence,
     IndexSum,
     Lim,
+    Moment,
     Rule,
     Step,
     Var,
@@ -138,6 +139,16 @@ def test_a_binder_added_later_compares_up_to_the_names_it_binds() -> None:
     assert same(inner_y, inner_x) is not True
     assert same(_Integral(c * x, x, u), _Integral(c * y, y, u)) is True
     assert same(_Integral(c * x, x, u), _Integral(c * y, y, n)) is not True
+
+
+def test_a_fact_about_a_symbol_an_outer_sum_binds_stays_hidden_under_an_inner_sum() -> None:
+    # E[X·t] = 1 is about the free t; under Σₜ (and under Σⱼ inside it) t is bound:
+    # Σₜ Σⱼ E[X·t] is not Σₜ Σⱼ 1 (t₀ = 1, n = 2, E[X] = 1: 6 against 4).
+    t = index("t")
+    term = IndexSum(IndexSum(E(X * t), j, n), t, n)
+    ctx = Context.of((Moment(E(X * t), 1),))
+    assert R.substitute_moment.apply(term, ctx)[0] == term
+    assert R.substitute_moment.apply(E(X * t), ctx)[0] == 1
 
 
 # ------------------------------------------------------- facts of an unknown kind
