@@ -492,6 +492,11 @@ ARGUED: dict[str, Argument] = {
         "renames every bound symbol when none clashes: alpha-conversion, the same term",
     ),
     **_argue(
+        K + "binders.xǁScopeǁenter",
+        {31: 'getattr(b, "is_limit", None)'},
+        "a getattr default of None is falsy like False",
+    ),
+    **_argue(
         K + "binders.x__subst",
         {
             2: 'getattr(e, "args", ()) and e.is_Atom',
