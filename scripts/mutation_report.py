@@ -497,6 +497,22 @@ ARGUED: dict[str, Argument] = {
         "a getattr default of None is falsy like False",
     ),
     **_argue(
+        K + "binders.x_arg_scopes",
+        {6: "inside if (n in e.scope_at) or True else scope"},
+        "the arguments outside a binder's scope are its bound symbols and its bound (a"
+        " dimension: a number or a symbol, never the binder's own index), atoms that no"
+        " rule or theorem rewrites, whatever the scope",
+    ),
+    **_argue(
+        K + "binders.x_walk_scoped",
+        {
+            1: 'getattr(e, "args", ()) or not e.is_Atom',
+            4: 'getattr(e, "args", None) and',
+            7: 'getattr(e, "args", ) and',
+        },
+        _ATOM,
+    ),
+    **_argue(
         K + "binders.x__subst",
         {
             2: 'getattr(e, "args", ()) and e.is_Atom',

@@ -213,6 +213,16 @@ def test_a_sum_product_renames_a_factor_away_from_every_name_in_it() -> None:
     assert same(expanded, IndexSum(IndexSum(k * i1 * i, j, n), k, n)) is True
 
 
+def test_false_as_a_claim_is_the_false_proposition() -> None:
+    # x = x ⇔ False is false (x = x holds), x + 1 = x ⇔ False is true.
+    def proves(lhs: Any) -> bool:
+        chain = Derivation("t", Equivalence(lhs, False), (Step(R.ring, False),))
+        return audit(chain).verified
+
+    assert not proves(Eq(x, x, evaluate=False))
+    assert proves(Eq(x + 1, x, evaluate=False))
+
+
 # ------------------------------------------------------------------ axioms, table
 
 
