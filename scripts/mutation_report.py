@@ -513,6 +513,19 @@ ARGUED: dict[str, Argument] = {
         _ATOM,
     ),
     **_argue(
+        K + "binders.x_walk_scoped",
+        {
+            18: "arg_scopes(e, scope), strict=None)]",
+            21: "arg_scopes(e, scope), )]",
+            26: "arg_scopes(e, scope), strict=False)]",
+            31: "zip(new, e.args, strict=None)",
+            34: "zip(new, e.args, ))",
+            35: "zip(new, e.args, strict=False)",
+        },
+        "arg_scopes gives one scope per argument, and new one term per argument: the zips"
+        " are always of equal lengths",
+    ),
+    **_argue(
         K + "binders.x__subst",
         {
             2: 'getattr(e, "args", ()) and e.is_Atom',
