@@ -9,10 +9,11 @@ rule table staying closed.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from fractions import Fraction
 from typing import Any
 
 import pytest
-from sympy import Dummy, Eq, Expr, Integer, Symbol
+from sympy import Dummy, Eq, Expr, Integer, Rational, Symbol
 
 from scaledattn.errors import InvalidArgument, UnknownRule
 from scaledattn.kernel import (
@@ -221,6 +222,16 @@ def test_false_as_a_claim_is_the_false_proposition() -> None:
 
     assert not proves(Eq(x, x, evaluate=False))
     assert proves(Eq(x + 1, x, evaluate=False))
+
+
+def test_a_python_fraction_is_a_term_taken_exactly() -> None:
+    def proves(claim: Fraction) -> bool:
+        chain = Derivation("t", Equation(Rational(1, 4), claim), (Step(R.ring, claim),))
+        return audit(chain).verified
+
+    assert proves(Fraction(1, 4))
+    assert not proves(Fraction(1, 3))
+    assert not proves(Fraction(4, 1))
 
 
 # ------------------------------------------------------------------ axioms, table
