@@ -526,6 +526,12 @@ ARGUED: dict[str, Argument] = {
         " are always of equal lengths",
     ),
     **_argue(
+        K + "expr.x__foreign",
+        {5: 'type(node).__module__ or "XXXX"'},
+        "a class without a module is foreign either way: neither '' nor 'XXXX' starts with"
+        " 'sympy.' or 'scaledattn.kernel.'",
+    ),
+    **_argue(
         K + "binders.x__subst",
         {
             2: 'getattr(e, "args", ()) and e.is_Atom',

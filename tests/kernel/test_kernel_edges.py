@@ -234,6 +234,15 @@ def test_a_python_fraction_is_a_term_taken_exactly() -> None:
     assert not proves(Fraction(4, 1))
 
 
+class _Mine(Symbol):
+    """A user's own symbol class (it could declare any sign for itself)."""
+
+
+def test_a_term_of_a_foreign_class_is_refused_naming_the_class() -> None:
+    with pytest.raises(InvalidArgument, match="not a term: _Mine is neither SymPy's"):
+        E(_Mine("z") * X)
+
+
 # ------------------------------------------------------------------ axioms, table
 
 
