@@ -532,6 +532,16 @@ ARGUED: dict[str, Argument] = {
         " 'sympy.' or 'scaledattn.kernel.'",
     ),
     **_argue(
+        K + "expr.x__rebind",
+        {
+            6: "zip(order, new, strict=None)",
+            9: "zip(order, new, )}",
+            10: "zip(order, new, strict=False)",
+        },
+        "new is _BOUND[depth : depth + len(order)], as long as order unless more than 64"
+        " binders are nested (the check is defensive)",
+    ),
+    **_argue(
         K + "binders.x__subst",
         {
             2: 'getattr(e, "args", ()) and e.is_Atom',
