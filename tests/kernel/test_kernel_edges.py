@@ -34,6 +34,7 @@ from scaledattn.kernel import (
     check,
     dimension,
     index,
+    normal_form,
     random_variables,
     same,
 )
@@ -112,6 +113,19 @@ def test_a_renamed_binder_avoids_the_names_of_every_key_and_value_substituted() 
     # the key E[X·i'] and be replaced, though no E[X·i'] was there.
     moved = subst(IndexSum(E(X * i) * j, i, n), {j: i, E(X * i1): c})
     assert same(moved, IndexSum(E(X * k) * i, k, n)) is True
+
+
+def test_a_normal_form_never_takes_a_dependent_bound_outside_its_sum() -> None:
+    # Σᵢ₌₁ⁿ Σⱼ₌₁ⁱ i·j² has no free index; taken the other way round, Σⱼ₌₁^ι Σᵢ₌₁ⁿ, its bound
+    # ι would be free, and a term built from the normal form's own bound symbols (public,
+    # via normal_form) with that ι free would be "equal" to it.
+    closed = IndexSum(IndexSum(i * j**2, j, i), i, n)
+    canonical = normal_form(closed)
+    assert canonical.free_symbols == {n}
+    outer, inner = canonical.indices[0], canonical.body.indices[0]
+    dangling = IndexSum(IndexSum(inner * outer**2, inner, n), outer, inner)
+    assert inner in dangling.free_symbols
+    assert same(closed, dangling) is not True
 
 
 # ------------------------------------------------------- a binder added later
