@@ -4,18 +4,27 @@
 #   pip install -e ".[test,mutation]"
 #   scripts/mutation.sh                       # every module in [tool.mutmut] only_mutate
 #   scripts/mutation.sh scaledattn.kernel.rules   # one module (a mutmut name glob prefix)
+#   scripts/mutation.sh --survivors           # only the survivors again, by name
 #
 # One worker (the machine is shared); each mutant runs only the fast tests that reach
 # the mutated function (see [tool.mutmut] in pyproject.toml). Results accumulate in
-# mutants/ (git-ignored), so a second run only tests new or changed mutants. At the
-# end, scripts/mutation_report.py prints the figures per module, with the survivors
-# that docs/soundness.md explains as equivalent counted apart. After adding tests,
-# `python scripts/mutation_report.py --retest` marks the survivors for another run.
+# mutants/ (git-ignored): with no argument a second run tests only new or changed
+# mutants, but a module name is a glob, and mutmut reruns *every* mutant a glob
+# matches. So after adding tests, `scripts/mutation.sh --survivors` reruns just the
+# survivors (mutmut first collects the statistics of the new tests, from which it
+# selects each mutant's tests). At the end, scripts/mutation_report.py prints the
+# figures per module, with the survivors that docs/soundness.md explains as
+# equivalent counted apart.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export HYPOTHESIS_PROFILE=ci SCALEDATTN_FRESH_CACHES=1
 if [ "$#" -eq 0 ]; then
     mutmut run --max-children 1
+elif [ "$1" = "--survivors" ]; then
+    mapfile -t survivors < <(python scripts/mutation_report.py --names)
+    if [ "${#survivors[@]}" -gt 0 ]; then
+        mutmut run --max-children 1 "${survivors[@]}"
+    fi
 else
     for module in "$@"; do
         mutmut run --max-children 1 "${module}.*"

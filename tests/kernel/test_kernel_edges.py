@@ -1,0 +1,311 @@
+"""Edges of the kernel that its chain tests did not reach (found by the mutation run).
+
+Each test states a behaviour the kernel must have: a renaming that must not capture, a
+binder added later that must still compare up to its bound names, a fact of an unknown
+kind that must be dropped where its symbol is rebound, an ill-formed axiom refused, the
+rule table staying closed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from typing import Any
+
+import pytest
+from sympy import Dummy, Eq, Expr, Integer, Rational, Symbol
+
+from scaledattn.errors import InvalidArgument, UnknownRule
+from scaledattn.kernel import (
+    Context,
+    CrossSum,
+    Derivation,
+    E,
+    Equation,
+    Equivalence,
+    IndexSum,
+    Lim,
+    Moment,
+    Rule,
+    Step,
+    Var,
+    audit,
+    axiom,
+    check,
+    dimension,
+    index,
+    normal_form,
+    random_variables,
+    same,
+)
+from scaledattn.kernel import rules as R
+from scaledattn.kernel.assumptions import Assumption
+from scaledattn.kernel.binders import Binder, Scope, subst
+from scaledattn.kernel.expr import OpaqueTerm
+
+i, j, k = index("i"), index("j"), index("k")
+i1 = index("i'")
+n, m, u = dimension("n"), dimension("m"), dimension("u")
+X, Y = random_variables("X Y")
+c = Symbol("c", real=True)
+x, y = Symbol("x", real=True), Symbol("y", real=True)
+
+
+# ------------------------------------------------------------------------ renaming
+
+
+def test_renaming_an_inner_sum_avoids_every_name_free_in_it() -> None:
+    # Σᵢ₌₁ᵐ Σᵢ₌₁ⁿ i·i' rebinds i inside: the inner i must be renamed to a name that is
+    # neither i nor the free i' (i' would be captured: Σ_{i'} i'·i' is another sum).
+    # At m = 1, n = 2, i' = 5: (1 + 2)·5 = 15, while Σ_{i'} i'² = 5.
+    term = IndexSum(IndexSum(i * i1, i, n), i, m)
+    assert i1 in term.free_symbols
+    assert same(term, IndexSum(IndexSum(k * i1, k, n), i, m)) is True
+    assert same(term, IndexSum(IndexSum(k * k, k, n), i, m)) is not True
+
+
+def test_a_sum_whose_bound_names_its_index_is_renamed_away_from_every_free_name() -> None:
+    # Σ_{i=1}^{i} i·i': the bound's i is free, so the index is renamed, and not to the free
+    # i' (Σ_{i'=1}^{i} i'·i' is another sum: at i = 2, i' = 5 it is 5 against 15).
+    term = IndexSum(i * i1, i, i)
+    assert term.free_symbols == {i, i1}
+    assert same(term, IndexSum(k * i1, k, i)) is True
+
+
+def test_substitution_renames_a_capturing_binder_away_from_every_name_in_it() -> None:
+    # (Σᵢ i·j·i')[j := i]: the sum's i would capture the new i, so it is renamed, and not
+    # to the free i' (Σ_{i'} i'·i·i' is another sum).
+    moved = subst(IndexSum(i * j * i1, i, n), {j: i})
+    assert moved.free_symbols == {i, i1, n}
+    assert same(moved, IndexSum(k * i * i1, k, n)) is True
+
+
+def test_a_sum_over_a_dummy_index_is_renamed_to_a_dummy_index() -> None:
+    # A Dummy is SymPy's own symbol: a sum over one is renamed like any other, keeping
+    # its index an integer (Σ_d d·j with j := d is Σ_{d'} d'·d, not a refused term).
+    d = Dummy("d", integer=True, positive=True)
+    moved = subst(IndexSum(d * j, d, n), {j: d})
+    assert moved.free_symbols == {d, n}
+    assert same(moved, IndexSum(k * d, k, n)) is True
+
+
+def test_both_indices_of_a_cross_sum_renamed_at_once_get_two_fresh_names() -> None:
+    # (Σ_{i≠i'} i·i'·j·k)[j := i, k := i']: both indices would capture, so both are
+    # renamed, each to its own fresh name (one name for both is no cross sum).
+    v, w = index("v"), index("w")
+    moved = subst(CrossSum(i * i1 * j * k, i, i1, n), {j: i, k: i1})
+    assert moved.free_symbols == {i, i1, n}
+    assert same(moved, CrossSum(v * w * i * i1, v, w, n)) is True
+
+
+def test_substitution_replaces_a_term_under_a_binder_unless_the_binder_binds_it() -> None:
+    # E[X·j] := c reaches into Σᵢ (j is free there); E[X·i] := c does not (i is bound).
+    assert same(subst(IndexSum(E(X * j) * i, i, n), {E(X * j): c}), IndexSum(c * i, i, n))
+    bound = IndexSum(E(X * i), i, n)
+    assert subst(bound, {E(X * i): c}) == bound
+
+
+def test_a_renamed_binder_avoids_the_names_of_every_key_and_value_substituted() -> None:
+    # (Σᵢ i·j)[j := i + i']: the sum is renamed, not to i' (which the value brings in).
+    moved = subst(IndexSum(i * j, i, n), {j: i + i1})
+    assert same(moved, IndexSum(k * (i + i1), k, n)) is True
+    # (Σᵢ E[X·i]·j)[j := i, E[X·i'] := c]: renamed to i', the body's E[X·i] would become
+    # the key E[X·i'] and be replaced, though no E[X·i'] was there.
+    moved = subst(IndexSum(E(X * i) * j, i, n), {j: i, E(X * i1): c})
+    assert same(moved, IndexSum(E(X * k) * i, k, n)) is True
+
+
+def test_a_normal_form_never_takes_a_dependent_bound_outside_its_sum() -> None:
+    # Σᵢ₌₁ⁿ Σⱼ₌₁ⁱ i·j² has no free index; taken the other way round, Σⱼ₌₁^ι Σᵢ₌₁ⁿ, its bound
+    # ι would be free, and a term built from the normal form's own bound symbols (public,
+    # via normal_form) with that ι free would be "equal" to it.
+    closed = IndexSum(IndexSum(i * j**2, j, i), i, n)
+    canonical = normal_form(closed)
+    assert canonical.free_symbols == {n}
+    outer, inner = canonical.indices[0], canonical.body.indices[0]
+    dangling = IndexSum(IndexSum(inner * outer**2, inner, n), outer, inner)
+    assert inner in dangling.free_symbols
+    assert same(closed, dangling) is not True
+
+
+# ------------------------------------------------------- a binder added later
+
+
+class _Integral(Binder, OpaqueTerm):
+    """∫₀ᵘ f dx: binds x in f; the upper limit u lies outside (a binder of the tests)."""
+
+    is_commutative = True
+    scope_at = (0,)
+    bound_at = (1,)
+
+    def __new__(cls, f: Any, var: Symbol, upper: Any) -> _Integral:
+        made: _Integral = Expr.__new__(cls, f, var, upper).unshadowed()
+        return made
+
+
+def test_a_binder_added_later_compares_up_to_the_names_it_binds() -> None:
+    # ∫₀ᵘ ∫₀ˣ y dy dx = u³/6 is ∫₀ᵘ ∫₀ʸ x dx dy renamed; ∫₀ᵘ ∫₀ˣ x dy dx = u³/3 is not.
+    # Each depth has its own canonical name: one name for both would read both as the
+    # same term.
+    inner_y = _Integral(_Integral(y, y, x), x, u)
+    renamed = _Integral(_Integral(x, x, y), y, u)
+    inner_x = _Integral(_Integral(x, y, x), x, u)
+    assert same(inner_y, renamed) is True
+    assert same(inner_y, inner_x) is not True
+    assert same(_Integral(c * x, x, u), _Integral(c * y, y, u)) is True
+    assert same(_Integral(c * x, x, u), _Integral(c * y, y, n)) is not True
+
+
+def test_a_fact_about_a_symbol_an_outer_sum_binds_stays_hidden_under_an_inner_sum() -> None:
+    # E[X·t] = 1 is about the free t; under Σₜ (and under Σⱼ inside it) t is bound:
+    # Σₜ Σⱼ E[X·t] is not Σₜ Σⱼ 1 (t₀ = 1, n = 2, E[X] = 1: 6 against 4).
+    t = index("t")
+    term = IndexSum(IndexSum(E(X * t), j, n), t, n)
+    ctx = Context.of((Moment(E(X * t), 1),))
+    assert R.substitute_moment.apply(term, ctx)[0] == term
+    assert R.substitute_moment.apply(E(X * t), ctx)[0] == 1
+
+
+# ------------------------------------------------------- facts of an unknown kind
+
+
+@dataclass(frozen=True)
+class _Fact(Assumption):
+    """A fact of a kind no rule reads, about two symbols (with a note that is text)."""
+
+    first: Any
+    second: Any
+    note: str = "a fact"
+
+
+def test_a_fact_of_an_unknown_kind_is_about_every_symbol_it_mentions() -> None:
+    # Context.of refuses a class of one's own; built directly, its fact must still be
+    # dropped wherever a binder rebinds any symbol it mentions (the safe default).
+    fact = _Fact(i, c)
+    assert fact.constrains() == {i, c}
+    ctx = Context((fact,))
+    under_sum = Scope().enter(IndexSum(i, i, n))
+    under_limit = Scope().enter(Lim(c * X, c))
+    elsewhere = Scope().enter(IndexSum(k, k, n))
+    assert ctx.visible(under_sum).assumptions == ()
+    assert ctx.visible(under_limit).assumptions == ()
+    assert ctx.visible(elsewhere).assumptions == (fact,)
+
+
+def test_an_equivalence_cited_in_a_chain_of_equalities_rewrites_nothing() -> None:
+    # a = 1 ⇔ a = 1 is a theorem about propositions: as a rewrite of expressions it must
+    # not turn (a + 1)² − a² − 2a (which is 1) into 0, nor (a + 1)² − a² − 2a − 1 (which
+    # is 0) into 1.
+    iff = check(Derivation("iff", Equivalence(Eq(x, 1), Eq(x, 1)), (Step(R.ring, Eq(x, 1)),)))
+    one = (x + 1) ** 2 - x**2 - 2 * x
+    for prev, claim in ((one, 0), (one - 1, 1)):
+        chain = Derivation("cites", Equation(prev, claim), (Step(iff, claim),))
+        assert not audit(chain).verified
+    unchanged = Derivation("cites", Equation(one, 1), (Step(iff, one),))
+    assert audit(unchanged).verified
+
+
+def test_a_theorem_cited_by_name_justifies_only_if_check_issued_it() -> None:
+    # E[X] = E[X] proved; a copy stating E[X] = 0 (dataclasses.replace) gave E[X] + 1 = 1.
+    proved = check(Derivation("same", Equation(E(X), E(X)), (Step(R.ring, E(X)),)))
+    forged = replace(proved, statement=Equation(E(X), 0))
+
+    def cite(theorems: dict[str, Any], claim: Any) -> Any:
+        chain = Derivation("cites", Equation(E(X) + 1, claim), (Step("lemma", claim),))
+        return audit(chain, theorems).steps[0].error
+
+    assert cite({"lemma": proved}, E(X) + 1) is None
+    assert isinstance(cite({"lemma": forged}, Integer(1)), UnknownRule)
+    assert isinstance(cite({}, E(X) + 1), UnknownRule)
+
+
+def test_a_sum_product_renames_a_factor_away_from_every_name_in_it() -> None:
+    # (Σᵢ i·i')(Σⱼ i): the first sum's i would capture the second factor's free i, so it
+    # is renamed, and not to its own free i' (Σ_{i'} i'·i' is another sum).
+    product = IndexSum(i * i1, i, n) * IndexSum(i, j, n)
+    expanded = R.sum_mul_sum.apply(product, Context())[0]
+    assert expanded.free_symbols == {i, i1, n}
+    assert same(expanded, IndexSum(IndexSum(k * i1 * i, j, n), k, n)) is True
+
+
+def test_false_as_a_claim_is_the_false_proposition() -> None:
+    # x = x ⇔ False is false (x = x holds), x + 1 = x ⇔ False is true.
+    def proves(lhs: Any) -> bool:
+        chain = Derivation("t", Equivalence(lhs, False), (Step(R.ring, False),))
+        return audit(chain).verified
+
+    assert not proves(Eq(x, x, evaluate=False))
+    assert proves(Eq(x + 1, x, evaluate=False))
+
+
+def test_a_python_fraction_is_a_term_taken_exactly() -> None:
+    def proves(claim: Fraction) -> bool:
+        chain = Derivation("t", Equation(Rational(1, 4), claim), (Step(R.ring, claim),))
+        return audit(chain).verified
+
+    assert proves(Fraction(1, 4))
+    assert not proves(Fraction(1, 3))
+    assert not proves(Fraction(4, 1))
+
+
+class _Mine(Symbol):
+    """A user's own symbol class (it could declare any sign for itself)."""
+
+
+def test_a_term_of_a_foreign_class_is_refused_naming_the_class() -> None:
+    with pytest.raises(InvalidArgument, match="not a term: _Mine is neither SymPy's"):
+        E(_Mine("z") * X)
+
+
+# ------------------------------------------------------------------ axioms, table
+
+
+def _forget_mean(e: Any, ctx: Any, scope: Any) -> Any:
+    return (E(e.args[0] ** 2), frozenset()) if isinstance(e, Var) else None
+
+
+FORGET = Rule("forget_mean", "Var(Z) = E[Z²] (false)", _forget_mean)
+
+
+@pytest.mark.parametrize(
+    "declaration",
+    [
+        ("EX0", E(X), None),  # an equation without its right side
+        ("EX0", None, 0),  # or without its left side
+        (FORGET, None, 0),  # a rule with a side
+        (FORGET, E(X), None),
+        (5, None, None),  # neither a rule nor a name
+    ],
+)
+def test_an_axiom_is_a_rule_alone_or_a_name_with_both_sides(declaration: Any) -> None:
+    with pytest.raises(InvalidArgument, match="axiom takes a Rule"):
+        axiom(*declaration)
+
+
+def test_an_unknown_rule_is_refused_naming_the_derivation_step_and_rule() -> None:
+    # The refusal is the user's first clue: it names where it happened and what is known.
+    proved = check(Derivation("lemma", Equation(E(X), E(X)), (Step(R.ring, E(X)),)))
+    steps = (Step(R.ring, Var(X)), Step(FORGET, E(X**2)), Step("nonesuch", E(X**2)))
+    results = audit(Derivation("uses", Equation(Var(X), E(X**2)), steps), {"lemma": proved})
+    own, unknown = results.steps[1].error, results.steps[2].error
+    assert isinstance(own, UnknownRule)
+    assert (own.theorem, own.step, own.rule) == ("uses", 2, "forget_mean")
+    assert own.message == (
+        "  'forget_mean' is not the registered primitive rule of that name;"
+        " a rule of your own must be declared axiom(rule)"
+    )
+    assert isinstance(unknown, UnknownRule)
+    assert (unknown.theorem, unknown.step, unknown.rule) == ("uses", 3, "nonesuch")
+    assert "'nonesuch' is neither a rule nor a proved theorem" in unknown.message
+    assert f"known: {', '.join([*sorted(R.RULES), 'lemma'])}" in unknown.message
+    forged = replace(proved, statement=Equation(E(X), 0))  # not issued by check
+    copied = audit(Derivation("uses", Equation(E(X), 0), (Step(forged, 0),))).steps[0].error
+    assert isinstance(copied, UnknownRule)
+    assert copied.rule == "lemma"
+
+
+def test_the_rule_table_stays_closed_when_frozen_again() -> None:
+    R.freeze()
+    with pytest.raises(RuntimeError, match="frozen"):
+        R.register(FORGET)
+    assert "forget_mean" not in R.RULES
