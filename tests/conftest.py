@@ -83,6 +83,7 @@ GROUPS: dict[str, tuple[str, ...]] = {
         "tests/cli/test_theorem_commands.py::test_check_",
         "tests/cli/test_numeric_commands.py::test_plot_",
         "tests/claims/test_ledger.py",
+        "tests/claims/test_meanings.py",
         "tests/numeric/test_evidence.py::test_every_theorem_agrees_with_numbers_on_its_modules",
         "tests/prooffile/test_check_proof.py::test_each_exercise_",
         "tests/prooffile/test_check_proof.py::test_each_typical_mistake_",
