@@ -22,6 +22,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from sympy import Basic
+
 from scaledattn.kernel import (
     Assumption,
     Audit,
@@ -168,9 +170,15 @@ def _dependencies(derivation: Derivation) -> tuple[Derivation, dict[str, Theorem
 def _by_content(derivation: Derivation) -> bool:
     """Whether ``derivation`` may share the audit of an equal one.
 
-    It must be hashable, and every rule a rule's name, a primitive Rule or a derivation
-    (recursively): never a Theorem object, whose standing the kernel checks by identity.
+    It must be hashable, every claim and side of the statement a SymPy term (Python's
+    ``1 == 1.0 == True`` would let an ill-formed claim share a well-formed one's audit),
+    and every rule a rule's name, a primitive Rule or a derivation (recursively): never a
+    Theorem object, whose standing the kernel checks by identity.
     """
+    statement = derivation.statement
+    claims = (statement.lhs, statement.rhs, *(step.claim for step in derivation.steps))
+    if not all(isinstance(claim, Basic) for claim in claims):
+        return False
     for step in derivation.steps:
         rule = step.rule
         if isinstance(rule, Derivation):
