@@ -153,11 +153,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--check", action="store_true", help="exit 1 if the page is stale")
     parser.add_argument("-o", "--output", default=str(PAGE), help=f"the page (default {PAGE})")
     args = parser.parse_args(argv)
-    target = Path(args.output)
-    text = page_text()
+    return write_or_check(Path(args.output), page_text(), COMMAND, check=args.check)
+
+
+def write_or_check(target: Path, text: str, command: str, *, check: bool) -> int:
+    """Write a measured page, or with ``check`` say whether it is current (1 if stale)."""
     current = target.read_text(encoding="utf-8") if target.exists() else None
-    if args.check:
-        print("current" if current == text else f"stale: {target} (run: {COMMAND})")
+    if check:
+        print("current" if current == text else f"stale: {target} (run: {command})")
         return 0 if current == text else 1
     target.write_text(text, encoding="utf-8")
     print(f"wrote {target}")

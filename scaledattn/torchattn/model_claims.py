@@ -33,6 +33,7 @@ from typing import Any
 from scaledattn.errors import InvalidArgument
 from scaledattn.torchattn import require_torch
 from scaledattn.torchattn.audit import AuditResult, LayerAudit, run_audit
+from scaledattn.torchattn.docpage import write_or_check
 
 __all__ = ["MODELS", "MODEL_CLAIMS", "ModelClaim", "Judged", "judge", "main", "page_text"]
 
@@ -323,15 +324,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"          measured: {j.measured}")
             print(f"          meaning: {j.claim.meaning}")
         return 0
-    target = Path(args.output)
-    text = page_text(results)
-    current = target.read_text(encoding="utf-8") if target.exists() else None
-    if args.check:
-        print("current" if current == text else f"stale: {target} (run: {COMMAND})")
-        return 0 if current == text else 1
-    target.write_text(text, encoding="utf-8")
-    print(f"wrote {target}")
-    return 0
+    return write_or_check(Path(args.output), page_text(results), COMMAND, check=args.check)
 
 
 if __name__ == "__main__":
