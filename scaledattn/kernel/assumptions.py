@@ -1,16 +1,6 @@
 """Explicit assumptions: independence, known moments, positivity. Nothing is implicit.
 
-A derivation declares its assumptions; a rule may use only what is declared, and
-every theorem records the assumptions it actually used.
-
-- ``Independent(X, Y, ...)``: the listed random variables (or whole random vectors)
-  are mutually independent.
-- ``IndependentComponents(q, k)``: all components q_1..q_n, k_1..k_n are mutually
-  independent.
-- ``IndependentPairs(q, k)``: the pairs (q_i, k_i) are mutually independent across i
-  (q_i and k_i themselves may be correlated).
-- ``Moment(lhs, value)``: a known moment such as E[q_i] = 0, for every index i.
-- ``Positive(c)``: the constant c is positive.
+How it works and what it trusts: docs/kernel.md, ``scaledattn.kernel.assumptions``.
 
 Examples
 --------
@@ -68,11 +58,7 @@ class Assumption:
     """Base class: an assumption is a frozen, printable, hashable fact."""
 
     def constrains(self) -> set[Symbol]:
-        """The symbols whose particular value this fact is about (c in c > 0, t in t ≠ w).
-
-        Where a binder rebinds one of them, the fact says nothing: see ``Context.visible``.
-        By default every symbol the fact mentions.
-        """
+        """The symbols whose particular value this fact is about (c in c > 0, t in t ≠ w)."""
         found: set[Symbol] = set()
         for value in vars(self).values():
             found |= getattr(value, "free_symbols", set())
@@ -171,10 +157,7 @@ def _schematic_indices(expr: Expr) -> tuple[Symbol, ...]:
 
 @dataclass(frozen=True)
 class Moment(Assumption):
-    """A known moment ``lhs = value``, where lhs is E[..], Var(..) or Cov(..).
-
-    Index symbols in ``lhs`` are read "for every i": ``Moment(E(q[i]), 0)``.
-    """
+    """A known moment ``lhs = value``, where lhs is E[..], Var(..) or Cov(..)."""
 
     lhs: Expr
     value: Expr
@@ -270,11 +253,7 @@ class Positive(Assumption):
 
 @dataclass(frozen=True)
 class Context:
-    """The declared assumptions of a derivation.
-
-    ``unreadable`` holds the definitions a position may not read (``visible``): they
-    still say what a defined vector depends on.
-    """
+    """The declared assumptions of a derivation."""
 
     assumptions: tuple[Assumption, ...] = ()
     unreadable: tuple[Assumption, ...] = ()
@@ -304,14 +283,7 @@ class Context:
         return tuple(a for a in self.assumptions if isinstance(a, Positive))
 
     def visible(self, scope: Scope) -> Context:
-        """The facts that hold at a position whose path binds ``scope.bound``.
-
-        A fact about a symbol (c > 0, t ≠ w, m ∈ 1..n, E[X] = t) says nothing where a
-        binder rebinds that symbol; a definition (rⱼ = sⱼ + λδⱼw) is not read under a sum
-        binding one of its parameters, which would capture it, but it is kept as
-        ``unreadable``: r still depends on s there. Under a limit over λ a definition
-        mentioning λ is read with the limit's λ: that is what it defines.
-        """
+        """The facts that hold at a position whose path binds ``scope.bound``."""
         bound = scope.bound
         if not bound:
             return self
@@ -328,11 +300,7 @@ class Context:
 
 
 def sign_facts(expr: Expr, ctx: Context) -> tuple[Expr, frozenset[Assumption]]:
-    """``expr`` with each declared-positive symbol replaced by a positive dummy.
-
-    SymPy's assumption system then decides signs; the set says which Positive
-    assumptions were involved.
-    """
+    """``expr`` with each declared-positive symbol replaced by a positive dummy."""
     used: set[Assumption] = set()
     mapping: dict[Symbol, Symbol] = {}
     for p in ctx.positives():

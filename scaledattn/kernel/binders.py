@@ -1,20 +1,6 @@
 """The one binder discipline: what a binder binds, its scope, substitution, shadowing.
 
-Every term that binds names (``IndexSum``, ``CrossSum``, ``Lim`` and any binder added
-later) subclasses :class:`Binder` and says which of its arguments are the bound
-symbols and which lie in their scope; its other arguments (a sum's upper bound) lie
-outside it. Everything else in the kernel asks this module:
-
-- :func:`subst` is the only substitution of symbols in terms: it never replaces a bound
-  occurrence and renames a binder whose symbol a replacement would capture (HOL Light's
-  ``vsubst`` with ``variant``);
-- a binder is made with its bound symbols fresh for its own outer arguments and for
-  every binder inside its scope (:meth:`Binder.unshadowed`, run by every constructor),
-  so shadowing never reaches a rule: ``Σᵢ Σᵢ i`` is built as ``Σᵢ Σ_{i'} i'``; a limit,
-  whose λ definitions read by name, is never renamed (what would need it is refused);
-- :class:`Scope` and :func:`arg_scopes` answer "what is bound on the path to this
-  position", with each bound symbol's range; the rule walker, the theorem rewriter
-  and ``Context.visible`` (which drops every fact about a symbol bound there) use it.
+How it works and what it trusts: docs/kernel.md, ``scaledattn.kernel.binders``.
 
 Examples
 --------
@@ -43,11 +29,7 @@ __all__ = ["Binder", "Scope", "arg_scopes", "fresh_like", "rename_away", "subst"
 
 
 class Binder(Expr):
-    """A term binding the symbols at ``bound_at`` in its arguments at ``scope_at``.
-
-    Arguments at neither position (a sum's upper bound) are outside the scope: a
-    symbol there is free even when it has the name of a bound one.
-    """
+    """A term binding the symbols at ``bound_at`` in its arguments at ``scope_at``."""
 
     bound_at: tuple[int, ...] = (1,)
     scope_at: tuple[int, ...] = (0,)
@@ -74,11 +56,7 @@ class Binder(Expr):
         return (inner - set(self.bound)) | outer
 
     def with_bound(self, new: tuple[Symbol, ...]) -> Binder:
-        """The same term with its bound symbols renamed to ``new`` (alpha-conversion).
-
-        A binder that is not ``renameable`` refuses (InvalidArgument): the definitions
-        its body reads would no longer see its variable.
-        """
+        """The same term with its bound symbols renamed to ``new`` (alpha-conversion)."""
         if not self.renameable and tuple(new) != self.bound:
             raise InvalidArgument(
                 f"the variable {', '.join(map(str, self.bound))} of {type(self).__name__}"
@@ -94,14 +72,7 @@ class Binder(Expr):
         return term
 
     def unshadowed(self) -> Binder:
-        """Return the binder with no shadowing: its symbols fresh for its bounds and inner binders.
-
-        An inner limit over one of its symbols keeps its name (limits are never
-        renamed): it shadows, innermost first, and ``subst`` and ``Scope`` respect that.
-
-        A bound symbol that also occurs in an outer argument (Σ_{i=1}^{i}) is renamed;
-        an inner binder that rebinds one of this binder's symbols is renamed.
-        """
+        """The binder without shadowing: its symbols fresh for its bounds and inner binders."""
         term: Binder = self
         clash = set(term.bound) & set().union(*(a.free_symbols for a in term.outside))
         if clash:
@@ -163,12 +134,7 @@ def _rename_inner(e: Any, names: set[Symbol]) -> Any:
 
 
 def subst(expr: Any, mapping: Mapping[Any, Any]) -> Any:
-    """Capture-avoiding substitution: replace each free occurrence of a key by its value.
-
-    A key may be a symbol or a term; a term is replaced only where none of its free
-    symbols is bound. Below a binder the keys it binds are left alone, and the binder
-    is renamed first when a value would be captured by it.
-    """
+    """Capture-avoiding substitution: replace each free occurrence of a key by its value."""
     mapping = {sympy.sympify(k): sympy.sympify(v) for k, v in mapping.items()}
     mapping = {k: v for k, v in mapping.items() if k != v}
     return _subst(sympy.sympify(expr), mapping) if mapping else expr
@@ -221,12 +187,7 @@ def rename_away(b: Binder, avoid: set[Symbol]) -> Binder:
 
 @dataclass(frozen=True)
 class Scope:
-    """What is bound on the path from the root to a position.
-
-    ``ranges`` maps each bound symbol to its binder's outer arguments (a sum's upper
-    bound; empty for a limit), ``limits`` holds the symbols a limit binds, and
-    ``distinct`` the pairs a cross sum declares different (i ≠ j in Σ_{i≠j}).
-    """
+    """What is bound on the path from the root to a position."""
 
     ranges: tuple[tuple[Symbol, tuple[Expr, ...]], ...] = ()
     limits: frozenset[Symbol] = frozenset()
@@ -253,11 +214,7 @@ class Scope:
 
 
 def arg_scopes(e: Any, scope: Scope) -> list[Scope]:
-    """The scope of each argument of ``e`` when ``e`` is at ``scope``.
-
-    Inside a binder's scope its symbols are bound; its bounds and the bound symbols
-    themselves stay outside.
-    """
+    """The scope of each argument of ``e`` when ``e`` is at ``scope``."""
     if not isinstance(e, Binder):
         return [scope] * len(e.args)
     inside = scope.enter(e)
@@ -265,10 +222,7 @@ def arg_scopes(e: Any, scope: Scope) -> list[Scope]:
 
 
 def walk_scoped(expr: Any, visit: Any) -> Any:
-    """Rebuild ``expr`` bottom-up, each node ``e`` replaced by ``visit(e, scope)``.
-
-    ``scope`` is what is bound on the node's path; a node is kept when ``visit`` gives None.
-    """
+    """Rebuild ``expr`` bottom-up, each node ``e`` replaced by ``visit(e, scope)``."""
 
     def walk(e: Any, scope: Scope) -> Any:
         if getattr(e, "args", ()) and not e.is_Atom:

@@ -1,23 +1,6 @@
 """Rules of the softmax calculus: definitions, derivatives, Kronecker deltas, limits.
 
-Each rule is one fact of calculus or of finite sums, applied as a rewrite and
-registered in the kernel's one table ``RULES``. Like every rule, each is an
-equality under its side conditions, so applying one never changes a value.
-
-What is trusted beyond ``sympy.expand``, rule by rule:
-
-- ``limit_at_infinity``: SymPy's rational-function algebra (``together``,
-  ``fraction``, ``Poly``, ``cancel``) to write the body as P(u)/Q(u) in u = e^λ
-  (each e^x of a λ-free x becoming a positive unknown), and SymPy's
-  assumption system (through :func:`~scaledattn.kernel.vectors.positive`) to show
-  the leading coefficient of Q non-zero. It never calls ``sympy.limit``: the limit
-  of P/Q as u → ∞ is read off the degrees and leading coefficients.
-- ``deriv_chain`` and the positivity side conditions: the same assumption system.
-
-Like every rule, each sees at a node only the facts that hold there (a declared
-t ≠ w, m ∈ 1..n or a definition mentioning w is about the free w, never about a w a
-sum binds) and the scope of the node (a bound index ranges over its sum); both come
-from :mod:`scaledattn.kernel.binders`, and every substitution is its ``subst``.
+How it works and what it trusts: docs/kernel.md, ``scaledattn.kernel.calculus``.
 
 Examples
 --------
@@ -254,12 +237,7 @@ def _exp_of_delta(e: Expr, ctx: Context, scope: Scope) -> Rewrite | None:
 
 
 def _exp_to_power(expr: Expr, lam: Symbol, u: Symbol, units: dict[Expr, Symbol]) -> Expr | None:
-    """``expr`` with each e^{kλ + Σ cₓx} written u^k·Π Eₓ^{cₓ}, or None.
-
-    u stands for e^λ and each Eₓ (a positive unknown, kept in ``units``) for e^x, x real,
-    so that e^{a}·e^{3a} and e^{4a} become the same monomial. k must be an integer;
-    λ anywhere else makes the body inadmissible (None).
-    """
+    """``expr`` with each e^{kλ + Σ cₓx} written u^k·Π Eₓ^{cₓ}, or None."""
     if isinstance(expr, sympy.exp):
         out: Expr = sympy.S.One
         for term in Add.make_args(sympy.expand(expr.args[0])):

@@ -1,8 +1,6 @@
 """The term language: random variables, inert E/Var/Cov/Std, dot products, indexed sums.
 
-Every term is a SymPy expression, so ring algebra (``expand``) works on it, but the
-probabilistic operators never evaluate by themselves: ``E(X + Y)`` stays ``E(X + Y)``
-until a rule of the kernel rewrites it. Random variables carry no distribution.
+How it works and what it trusts: docs/kernel.md, ``scaledattn.kernel.expr``.
 
 Examples
 --------
@@ -73,11 +71,7 @@ class RandomVariable(Symbol):
 
 
 def random_variables(names: str) -> tuple[RandomVariable, ...]:
-    """Random variables from a space-separated list of names.
-
-    >>> random_variables("X Y")
-    (X, Y)
-    """
+    """Random variables from a space-separated list of names."""
     return tuple(RandomVariable(n) for n in names.split())
 
 
@@ -95,20 +89,12 @@ def index(name: str) -> Symbol:
 
 
 def dimension(name: str) -> Symbol:
-    """A dimension symbol such as d_k: a positive integer.
-
-    >>> dimension("d_k").is_positive
-    True
-    """
+    """A dimension symbol such as d_k: a positive integer."""
     return Symbol(name, integer=True, positive=True)
 
 
 def as_term(x: Any) -> Expr:
-    """``x`` as a term: a SymPy object as it is, a Python int or Fraction exactly.
-
-    Anything else (a float, a string, a bool) is refused: a float is not exact, and
-    text is never parsed.
-    """
+    """``x`` as a term: a SymPy object as it is, a Python int or Fraction exactly."""
     if isinstance(x, sympy.Basic):
         foreign = _foreign(x)
         if foreign is not None:
@@ -128,11 +114,7 @@ _term = as_term
 
 
 def _foreign(x: sympy.Basic) -> type | None:
-    """The first class in ``x`` defined neither by SymPy nor by the kernel, if any.
-
-    A Group (display parentheses, stripped before any check) and an undefined function
-    f(x) are allowed; a user's subclass could declare any sign or value for itself.
-    """
+    """The first class in ``x`` defined neither by SymPy nor by the kernel, if any."""
     for node in sympy.preorder_traversal(x):
         module = type(node).__module__ or ""
         if module.startswith(("sympy.", "scaledattn.kernel.")):
@@ -185,12 +167,7 @@ class Component(Expr):
 
 
 class RandomVector:
-    """A random vector q = (q_1, ..., q_n) of real components; q[i] is a Component.
-
-    >>> q = RandomVector("q", dimension("d_k"))
-    >>> q[index("i")]
-    q_i
-    """
+    """A random vector q = (q_1, ..., q_n) of real components; q[i] is a Component."""
 
     def __init__(self, name: str, dim: Any) -> None:
         self.label = VectorLabel(name)
@@ -214,20 +191,11 @@ class RandomVector:
 
 
 class OpaqueTerm(Expr):
-    """Base class of terms defined outside this module that :func:`same` treats as unknowns.
-
-    When two sides differ, :func:`same` looks for a witness of the difference by
-    replacing every opaque part with a number; it must not look inside these terms
-    (their arguments are names and indices). This affects only whether a rejection
-    is reported as a mismatch or as undecided, never whether a step is accepted.
-    """
+    """Base class of terms defined outside this module that :func:`same` treats as unknowns."""
 
 
 class _Operator(Expr):
-    """An inert operator applied to random expressions; its value is a constant.
-
-    It is real when its arguments are (E of a complex variable is not real).
-    """
+    """An inert operator applied to random expressions; its value is a constant."""
 
     is_commutative = True
     arity = 1
@@ -265,11 +233,7 @@ MOMENT_OPERATORS = (E, Var, Cov, Std)
 
 
 class DotProduct(Expr):
-    """The dot product q·k = Σᵢ qᵢkᵢ of two random vectors of the same dimension.
-
-    Written ``Dot(q, k)``; the class is not called Dot because SymPy's own printers
-    have a method for sympy.vector's Dot, which would be used for this class too.
-    """
+    """The dot product q·k = Σᵢ qᵢkᵢ of two random vectors of the same dimension."""
 
     is_commutative = True
     is_real = True
@@ -300,11 +264,7 @@ Dot = DotProduct
 
 
 class IndexSum(Binder):
-    """Σ_{i=1}^{n} body: a finite sum over one index, n a dimension.
-
-    It binds i in the body (not in n); it is made with i fresh for n and for the sums
-    inside (:meth:`~scaledattn.kernel.binders.Binder.unshadowed`).
-    """
+    """Σ_{i=1}^{n} body: a finite sum over one index, n a dimension."""
 
     is_commutative = True
     precedence = PRECEDENCE["Add"]
@@ -370,10 +330,7 @@ SUMS = (IndexSum, CrossSum)
 
 
 class Group(Expr):
-    """Parentheses kept for display: ``Group(a - b)`` prints as ``(a − b)``.
-
-    It is the identity: the kernel removes it before comparing expressions.
-    """
+    """Parentheses kept for display: ``Group(a - b)`` prints as ``(a − b)``."""
 
     is_commutative = True
 
@@ -386,20 +343,12 @@ class Group(Expr):
 
 
 def as_written() -> Any:
-    """Context manager: build expressions exactly as written, unevaluated, for display.
-
-    The kernel re-evaluates every expression before it compares two of them.
-    """
+    """Context manager: build expressions exactly as written, unevaluated, for display."""
     return evaluate(False)
 
 
 def random_atoms(expr: Expr) -> set[Expr]:
-    """The random atoms of ``expr`` (variables, components, dot products) outside E/Var/Cov.
-
-    >>> X, Y = random_variables("X Y")
-    >>> sorted(map(str, random_atoms(X * E(Y) + 2)))
-    ['X']
-    """
+    """The random atoms of ``expr`` (variables, components, dot products) outside E/Var/Cov."""
     if isinstance(expr, MOMENT_OPERATORS):
         return set()
     if isinstance(expr, (RandomVariable, Component, Dot)):
@@ -434,13 +383,7 @@ _CANONICAL: dict[tuple[int, tuple[tuple[str, bool], ...]], Symbol] = {}
 
 
 def canonical_indices(expr: Expr) -> Expr:
-    """Rename bound symbols to fixed dummies, in a canonical order.
-
-    Nested single sums may be taken in any order in which no sum's bound mentions an
-    index bound inside it (finite Fubini), and the two indices of a cross sum may be
-    swapped (the symmetry of i ≠ j); among those equal forms the one with the smallest
-    ``srepr`` is chosen. Any other binder (a limit) gets the dummy of its depth.
-    """
+    """Rename bound symbols to fixed dummies, in a canonical order."""
     return _canon(expr, 0)
 
 
@@ -518,11 +461,7 @@ def _canon_cross(expr: IndexSum, depth: int) -> Expr:
 
 
 def normal_form(expr: Expr) -> Expr:
-    """The kernel's normal form: evaluate, rename bound indices, ``expand``.
-
-    Two expressions are equal "up to SymPy algebra" when their normal forms agree.
-    No ``simplify``: only ring arithmetic, which SymPy decides reliably.
-    """
+    """The kernel's normal form: evaluate, rename bound indices, ``expand``."""
     with evaluate(True):
         return sympy.expand(canonical_indices(sympy.expand(_rebuild(expr))))
 
@@ -534,12 +473,7 @@ WITNESSES: list[Callable[[Expr], bool]] = []
 
 
 def same(a: Expr, b: Expr) -> bool | None:
-    """Decide ``a == b`` up to ring algebra: True, False, or None when undecided.
-
-    True when the normal forms agree. False when a witness (``WITNESSES``) finds the
-    difference non-zero at a point. None otherwise: SymPy could not show equality and
-    no difference was found, so the kernel must refuse rather than pass.
-    """
+    """Decide ``a == b`` up to ring algebra: True, False, or None when undecided."""
     diff = normal_form(a) - normal_form(b)
     with evaluate(True):
         diff = sympy.expand(diff)

@@ -1,13 +1,6 @@
 """The primitive rules: each one mathematical fact, applied as a rewrite.
 
-A rule is data (name, law) plus a *local* rewrite that acts on one
-node of an expression. ``Rule.apply`` rewrites every node, bottom-up, until nothing
-changes, and returns the new expression with the assumptions it used. Every rule is
-an equality under its side conditions, so applying it never changes the value.
-
-Rules on propositions (``clear_denominator``, ``square_roots``, ``exclude_by_sign``)
-map an equation to an equivalent one; any expression rule also acts on both sides
-of an equation.
+How it works and what it trusts: docs/kernel.md, ``scaledattn.kernel.rules``.
 
 Examples
 --------
@@ -94,11 +87,7 @@ MAX_UNROLL = 64
 
 @dataclass(frozen=True)
 class Rule:
-    """A named primitive rule: one law, a local rewrite, and where it comes from.
-
-    Its inference figure, when it does nothing and its Mathlib name are documentation,
-    kept outside the kernel in :mod:`scaledattn.rulebook`.
-    """
+    """A named primitive rule: one law, a local rewrite, and where it comes from."""
 
     name: str
     law: str
@@ -121,11 +110,7 @@ class Rule:
 
 
 def _everywhere(expr: Expr, local: Local, ctx: Context) -> tuple[Expr, Used]:
-    """Apply ``local`` at every node to a fixpoint.
-
-    Each node sees only the facts that hold there (``Context.visible``: none about a
-    symbol bound on its path) and its scope.
-    """
+    """Apply ``local`` at every node to a fixpoint."""
     used: set[Assumption] = set()
     seen: dict[Scope, Context] = {}
 
@@ -461,21 +446,7 @@ def _exclude_by_sign(prop: Any, ctx: Context, scope: Scope) -> Rewrite | None:
 
 
 def prop_key(prop: Any) -> Any:
-    """A comparison key: equations up to a non-zero constant factor, disjunctions as sets.
-
-    An equation that holds identically has the key of ``true``, one whose sides differ by
-    a non-zero constant the key of ``false``:
-
-    >>> x = sympy.Symbol("x", real=True)
-    >>> prop_key(Eq(2 * x, 2, evaluate=False)) == prop_key(Eq(1, x, evaluate=False))
-    True
-    >>> prop_key(Eq(x, x, evaluate=False)) == prop_key(sympy.true)
-    True
-    >>> prop_key(Eq(x + 1, x, evaluate=False)) == prop_key(sympy.false)
-    True
-    >>> prop_key(sympy.true) == prop_key(sympy.false)
-    False
-    """
+    """A comparison key: equations up to a non-zero constant factor, disjunctions as sets."""
     with evaluate(True):
         if isinstance(prop, sympy.Equality):
             p = normal_form(prop.lhs - prop.rhs)

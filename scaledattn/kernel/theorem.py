@@ -1,11 +1,6 @@
 """Derivations, the step checker, and Theorem: the only way to make one is ``check``.
 
-A derivation is a statement plus a chain of steps. An equation ``lhs = rhs`` is
-proved by ``lhs = e1 = … = rhs``; an equivalence ``P ⇔ Q`` by ``P ⇔ P1 ⇔ … ⇔ Q``.
-Each step names one rule (or a proved theorem) and a claimed result. The kernel
-applies the rule to the previous expression and to the claim; the step stands when
-the rule takes one to the other, or both to the same thing, up to SymPy algebra.
-This is sound because every rule is an equality under its side conditions.
+How it works and what it trusts: docs/kernel.md, ``scaledattn.kernel.theorem``.
 
 Examples
 --------
@@ -116,10 +111,7 @@ _ISSUED: weakref.WeakValueDictionary[int, Theorem] = weakref.WeakValueDictionary
 
 @dataclass(frozen=True)
 class Theorem:
-    """A statement the kernel has checked, with the assumptions it used.
-
-    Only :func:`check` creates one; the derivation is kept so it can be replayed.
-    """
+    """A statement the kernel has checked, with the assumptions it used."""
 
     name: str
     statement: Statement
@@ -161,12 +153,7 @@ class StepResult:
 
 @dataclass(frozen=True)
 class _Rewrite:
-    """An equation lhs = rhs (a theorem's, or an axiom's) used as a rewrite.
-
-    Every outermost occurrence of lhs becomes rhs where every assumption it rests on
-    holds (``Context.visible``: not under a binder of a symbol they constrain, nor under
-    a sum capturing a definition's parameter).
-    """
+    """An equation lhs = rhs (a theorem's, or an axiom's) used as a rewrite."""
 
     name: str
     lhs: Any
@@ -202,12 +189,7 @@ def _theorem_rule(t: Theorem) -> _Rewrite:
 
 @dataclass(frozen=True)
 class Axiom:
-    """A rule taken on trust, like Lean's ``sorry``: steps by it are accepted unchecked.
-
-    Made by :func:`axiom`. Every theorem resting on one records its name, says
-    "verified modulo axiom NAME" in every rendering, and ``scaledattn check`` exits
-    with its own code.
-    """
+    """A rule taken on trust, like Lean's ``sorry``: steps by it are accepted unchecked."""
 
     name: str
     rewrite: Any = field(repr=False, compare=False)
@@ -220,14 +202,7 @@ class Axiom:
 
 
 def axiom(rule: Any, lhs: Any = None, rhs: Any = None) -> Axiom:
-    """Declare an unchecked rule: ``axiom(Rule(...))`` or the equation ``axiom(NAME, lhs, rhs)``.
-
-    >>> from scaledattn.kernel.expr import E, random_variables
-    >>> X, = random_variables("X")
-    >>> d = Derivation("mean_zero", Equation(E(X), 0), (Step(axiom("EX0", E(X), 0), 0),))
-    >>> print(check(d))
-    mean_zero: E(X) = 0 (verified modulo axiom EX0)
-    """
+    """Declare an unchecked rule: ``axiom(Rule(...))`` or the equation ``axiom(NAME, lhs, rhs)``."""
     if isinstance(rule, str) and rule.isidentifier() and lhs is not None and rhs is not None:
         return Axiom(rule, _Rewrite(rule, as_term(lhs), as_term(rhs)))
     if isinstance(rule, Rule) and lhs is None and rhs is None:
@@ -425,11 +400,7 @@ class Audit:
 
 
 def audit(derivation: Derivation, theorems: Mapping[str, Theorem] | None = None) -> Audit:
-    """Check every step (each against its predecessor's claim) and the statement.
-
-    Unlike :func:`check` it does not stop at the first rejection, so a renderer
-    can mark each step.
-    """
+    """Check every step (each against its predecessor's claim) and the statement."""
     with evaluate(True):
         results = []
         prev = derivation.start

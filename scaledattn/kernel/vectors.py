@@ -1,19 +1,6 @@
 """Score vectors, softmax, derivatives and limits: the terms of the softmax calculus.
 
-- ``RealVector("s", n)``: n real (non-random) variables; ``s[i]`` is an :class:`Entry`.
-- ``SoftmaxVector(s, "p")``: ``p[i]`` is :class:`Softmax`, pᵢ = e^{sᵢ} / Σⱼ e^{sⱼ},
-  kept unevaluated until the rule ``softmax_def`` unfolds it.
-- ``Deriv(f, s[m])``: the partial derivative ∂f/∂sₘ, inert.
-- ``Lim(f, λ)``: the limit of f as λ → +∞, inert.
-- SymPy's ``KroneckerDelta(i, m)`` is δᵢₘ (1 if i = m, else 0).
-
-Assumptions, explicit like every other:
-
-- ``Entries(r, body, j)``: rⱼ = body for every j (``OneHot``, ``Lead`` and ``Shift``
-  build the common ones: yⱼ = δⱼₜ, rⱼ = sⱼ + λδⱼw, rⱼ = sⱼ + a).
-- ``IndexRange(m, n)``: the free index m lies in 1..n (a bound index gets its range
-  from its sum; a free one must be declared before a rule relies on it).
-- ``Distinct(t, w)``: the indices t and w differ, so δₜw = 0.
+How it works and what it trusts: docs/kernel.md, ``scaledattn.kernel.vectors``.
 
 Examples
 --------
@@ -163,10 +150,7 @@ class SoftmaxVector:
 
 
 class Deriv(OpaqueTerm):
-    """The partial derivative ∂f/∂x of f with respect to one entry x = sₘ, kept unevaluated.
-
-    It is real when f is.
-    """
+    """The partial derivative ∂f/∂x of f with respect to one entry x = sₘ, kept unevaluated."""
 
     is_commutative = True
 
@@ -188,10 +172,7 @@ class Deriv(OpaqueTerm):
 
 
 class Lim(Binder, OpaqueTerm):
-    """The limit of f as the real parameter λ tends to +∞, kept unevaluated.
-
-    A limit binds λ in f, like a sum binds its index.
-    """
+    """The limit of f as the real parameter λ tends to +∞, kept unevaluated."""
 
     is_commutative = True
     is_limit = True
@@ -335,21 +316,13 @@ class Distinct(Assumption):
 
 
 def definitions(ctx: Any, readable: bool = False) -> dict[str, Entries]:
-    """The vectors whose entries the context defines, by name.
-
-    All of them by default (what a defined vector depends on); with ``readable``, only
-    those a rule may unfold at this position (``Context.visible``).
-    """
+    """The vectors whose entries the context defines, by name."""
     found = ctx.assumptions if readable else (*ctx.assumptions, *ctx.unreadable)
     return {a.name: a for a in found if isinstance(a, Entries)}
 
 
 def depends_on(expr: Expr, name: str, defs: dict[str, Entries], symbol: Any = None) -> bool:
-    """Whether ``expr`` may depend on the vector ``name`` (or on ``symbol``).
-
-    An entry or softmax weight of a vector defined by ``Entries`` depends on
-    whatever its definition depends on (followed through the definitions).
-    """
+    """Whether ``expr`` may depend on the vector ``name`` (or on ``symbol``)."""
     seen: set[str] = set()
 
     def visit(e: Expr) -> bool:
@@ -369,12 +342,7 @@ def depends_on(expr: Expr, name: str, defs: dict[str, Entries], symbol: Any = No
 
 
 def positive(expr: Expr) -> bool:
-    """True when expr > 0 follows from its form.
-
-    Softmax weights, e^x for real x, positive numbers and positive symbols, and
-    sums, products, real powers and Σᵢ₌₁ⁿ (n ≥ 1) of positive terms. Anything else
-    is left to SymPy's assumption system, which answers True only when certain.
-    """
+    """True when expr > 0 follows from its form."""
     if isinstance(expr, Softmax):
         return True
     if isinstance(expr, sympy.exp):
