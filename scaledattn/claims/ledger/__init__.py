@@ -82,14 +82,8 @@ def check(
     trials: Mapping[str, int] | None = None,
 ) -> tuple[Row, ...]:
     """Verify every entry (all of the ledger by default) at run time."""
-    chosen = tuple(LEDGER if entries is None else entries)
-    return _check(chosen, seed, tuple(sorted((trials or {}).items())))
-
-
-def _check(
-    entries: tuple[LedgerEntry, ...], seed: int, trials: tuple[tuple[str, int], ...]
-) -> tuple[Row, ...]:
-    return tuple(_row(entry, seed, trials) for entry in entries)
+    sizes = tuple(sorted((trials or {}).items()))
+    return tuple(_row(entry, seed, sizes) for entry in (LEDGER if entries is None else entries))
 
 
 @cache
