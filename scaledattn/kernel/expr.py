@@ -71,7 +71,11 @@ class RandomVariable(Symbol):
 
 
 def random_variables(names: str) -> tuple[RandomVariable, ...]:
-    """Random variables from a space-separated list of names."""
+    """Random variables from a space-separated list of names.
+
+    >>> random_variables("X Y")
+    (X, Y)
+    """
     return tuple(RandomVariable(n) for n in names.split())
 
 
@@ -89,7 +93,11 @@ def index(name: str) -> Symbol:
 
 
 def dimension(name: str) -> Symbol:
-    """A dimension symbol such as d_k: a positive integer."""
+    """A dimension symbol such as d_k: a positive integer.
+
+    >>> dimension("d_k").is_positive
+    True
+    """
     return Symbol(name, integer=True, positive=True)
 
 
@@ -167,7 +175,12 @@ class Component(Expr):
 
 
 class RandomVector:
-    """A random vector q = (q_1, ..., q_n) of real components; q[i] is a Component."""
+    """A random vector q = (q_1, ..., q_n) of real components; q[i] is a Component.
+
+    >>> q = RandomVector("q", dimension("d_k"))
+    >>> q[index("i")]
+    q_i
+    """
 
     def __init__(self, name: str, dim: Any) -> None:
         self.label = VectorLabel(name)
@@ -348,7 +361,12 @@ def as_written() -> Any:
 
 
 def random_atoms(expr: Expr) -> set[Expr]:
-    """The random atoms of ``expr`` (variables, components, dot products) outside E/Var/Cov."""
+    """The random atoms of ``expr`` (variables, components, dot products) outside E/Var/Cov.
+
+    >>> X, Y = random_variables("X Y")
+    >>> sorted(map(str, random_atoms(X * E(Y) + 2)))
+    ['X']
+    """
     if isinstance(expr, MOMENT_OPERATORS):
         return set()
     if isinstance(expr, (RandomVariable, Component, Dot)):

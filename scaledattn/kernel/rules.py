@@ -446,7 +446,21 @@ def _exclude_by_sign(prop: Any, ctx: Context, scope: Scope) -> Rewrite | None:
 
 
 def prop_key(prop: Any) -> Any:
-    """A comparison key: equations up to a non-zero constant factor, disjunctions as sets."""
+    """A comparison key: equations up to a non-zero constant factor, disjunctions as sets.
+
+    An equation that holds identically has the key of ``true``, one whose sides differ by
+    a non-zero constant the key of ``false``:
+
+    >>> x = sympy.Symbol("x", real=True)
+    >>> prop_key(Eq(2 * x, 2, evaluate=False)) == prop_key(Eq(1, x, evaluate=False))
+    True
+    >>> prop_key(Eq(x, x, evaluate=False)) == prop_key(sympy.true)
+    True
+    >>> prop_key(Eq(x + 1, x, evaluate=False)) == prop_key(sympy.false)
+    True
+    >>> prop_key(sympy.true) == prop_key(sympy.false)
+    False
+    """
     with evaluate(True):
         if isinstance(prop, sympy.Equality):
             p = normal_form(prop.lhs - prop.rhs)

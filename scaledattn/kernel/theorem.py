@@ -202,7 +202,14 @@ class Axiom:
 
 
 def axiom(rule: Any, lhs: Any = None, rhs: Any = None) -> Axiom:
-    """Declare an unchecked rule: ``axiom(Rule(...))`` or the equation ``axiom(NAME, lhs, rhs)``."""
+    """Declare an unchecked rule: ``axiom(Rule(...))`` or the equation ``axiom(NAME, lhs, rhs)``.
+
+    >>> from scaledattn.kernel.expr import E, random_variables
+    >>> X, = random_variables("X")
+    >>> d = Derivation("mean_zero", Equation(E(X), 0), (Step(axiom("EX0", E(X), 0), 0),))
+    >>> print(check(d))
+    mean_zero: E(X) = 0 (verified modulo axiom EX0)
+    """
     if isinstance(rule, str) and rule.isidentifier() and lhs is not None and rhs is not None:
         return Axiom(rule, _Rewrite(rule, as_term(lhs), as_term(rhs)))
     if isinstance(rule, Rule) and lhs is None and rhs is None:
