@@ -156,6 +156,19 @@ def test_a_binder_added_later_compares_up_to_the_names_it_binds() -> None:
     assert same(_Integral(c * x, x, u), _Integral(c * y, y, n)) is not True
 
 
+def test_canonical_names_are_made_on_first_use(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The same comparisons from an empty table of canonical names: each depth's name
+    # is made when first needed, with the bound symbol's assumptions (x and y are
+    # real). In a process that has compared binders before, the table is already full.
+    import scaledattn.kernel.expr as expr_module
+
+    monkeypatch.setattr(expr_module, "_CANONICAL", {})
+    test_a_binder_added_later_compares_up_to_the_names_it_binds()
+    made = list(expr_module._CANONICAL.values())
+    assert len(made) == 2  # depths 0 and 1
+    assert all(isinstance(name, Dummy) and name.is_real for name in made)
+
+
 def test_a_fact_about_a_symbol_an_outer_sum_binds_stays_hidden_under_an_inner_sum() -> None:
     # E[X·t] = 1 is about the free t; under Σₜ (and under Σⱼ inside it) t is bound:
     # Σₜ Σⱼ E[X·t] is not Σₜ Σⱼ 1 (t₀ = 1, n = 2, E[X] = 1: 6 against 4).
