@@ -87,6 +87,14 @@ GROUPS: dict[str, tuple[str, ...]] = {
         "tests/numeric/test_evidence.py::test_every_theorem_agrees_with_numbers_on_its_modules",
         "tests/prooffile/test_check_proof.py::test_each_exercise_",
         "tests/prooffile/test_check_proof.py::test_each_typical_mistake_",
+        # torch and transformers (~2 s to import), imported in-process by a command the
+        # docs show (`experiment saturation --backend torch`) and by these: one import in
+        # one worker, and each tiny model of test_audit.py built once.
+        "tests/torchattn/test_audit.py",
+        "tests/torchattn/test_sdpa.py",
+        "tests/torchattn/test_model_claims.py::test_torchs_own_",
+        "tests/cli/test_bad_input_sweep.py::test_bad_input_exits_2_with_one_line_naming_the_"
+        "problem_and_writes_nothing[audit gpt3]",
     ),
     # Every built-in theorem written in the proof format and as a JSON certificate, read
     # back and checked: the module-scoped fixtures of test_check_proof.py (~4 s).
