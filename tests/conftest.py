@@ -16,7 +16,13 @@ worker processes and by the commands the tests start, never the user's cache):
 the first worker to check a theorem keeps it, the others read it.
 
 Tests that share an artefact computed in their process (the pages, the ledger, the
-proof-file checks) run on one worker: ``GROUPS`` below.
+proof-file checks, torch and the tiny models) run on one worker: ``GROUPS`` below.
+
+Start-up: every worker imports every test module to collect it, so a test module
+imports nothing heavy at its top beyond SymPy and numpy: torch, transformers and
+matplotlib are imported by the tests that use them (tests/torchattn/conftest.py).
+Hypothesis is imported past pytest's assertion rewriting (below), and anyio's unused
+pytest plugin is not loaded (``-p no:anyio`` in pyproject.toml).
 
 Profiles and bounded properties: tests/profiles.py. Test through a subprocess only
 where the process boundary is what is tested (exit codes of a real process, what a
