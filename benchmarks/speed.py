@@ -1,6 +1,6 @@
 """How fast the test suite and the command line are on this machine (issue 13's targets).
 
-Run: python benchmarks/speed.py [--runs 3] [--suite-runs 1] [--no-suite]
+Run: python benchmarks/speed.py [--runs 3] [--suite-runs 3] [--no-suite]
 
 Prints, each figure the median of ``--runs`` runs (the suite: of ``--suite-runs``):
 
@@ -158,7 +158,9 @@ def suite(runs: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3, help="runs per command (median)")
-    parser.add_argument("--suite-runs", type=int, default=1, help="runs of the test suite")
+    parser.add_argument(
+        "--suite-runs", type=int, default=3, help="runs of the test suite (median; default 3)"
+    )
     parser.add_argument("--no-suite", action="store_true", help="time the commands only")
     args = parser.parse_args()
     if os.environ.get("PYTHONDONTWRITEBYTECODE"):

@@ -93,11 +93,26 @@ def source_key() -> str:
     return digest.hexdigest()
 
 
+#: Fingerprints computed in this process, by the identity of the (frozen) derivation,
+#: which each entry holds so that its id is not reused.
+_FINGERPRINTS: dict[int, tuple[Any, str]] = {}
+
+
 def fingerprint(derivation: Any) -> str:
     """SHA-256 of what the kernel checks: name, statement, assumptions, each step's rule and claim.
 
     A step citing another derivation contributes that derivation's fingerprint.
+    Computed once per derivation object and process (a Derivation is immutable).
     """
+    hit = _FINGERPRINTS.get(id(derivation))
+    if hit is not None and hit[0] is derivation:
+        return hit[1]
+    print_ = _fingerprint(derivation)
+    _FINGERPRINTS[id(derivation)] = (derivation, print_)
+    return print_
+
+
+def _fingerprint(derivation: Any) -> str:
     from scaledattn.kernel import Derivation
 
     parts = [derivation.name, derivation.title, _canonical(derivation.statement)]
@@ -411,4 +426,5 @@ def forget() -> None:
     """Drop the in-process results (mutation runs call this before every test)."""
     _WITNESSES.clear()
     _CHECKED.clear()
+    _FINGERPRINTS.clear()
     reset()

@@ -16,7 +16,13 @@ worker processes and by the commands the tests start, never the user's cache):
 the first worker to check a theorem keeps it, the others read it.
 
 Tests that share an artefact computed in their process (the pages, the ledger, the
-proof-file checks) run on one worker: ``GROUPS`` below.
+proof-file checks, torch and the tiny models) run on one worker: ``GROUPS`` below.
+
+Start-up: every worker imports every test module to collect it, so a test module
+imports nothing heavy at its top beyond SymPy and numpy: torch, transformers and
+matplotlib are imported by the tests that use them (tests/torchattn/conftest.py).
+Hypothesis is imported past pytest's assertion rewriting (below), and anyio's unused
+pytest plugin is not loaded (``-p no:anyio`` in pyproject.toml).
 
 Profiles and bounded properties: tests/profiles.py. Test through a subprocess only
 where the process boundary is what is tested (exit codes of a real process, what a
@@ -26,16 +32,40 @@ fresh interpreter imports).
 from __future__ import annotations
 
 import contextlib
+import importlib
 import io
 import json
 import os
 import shutil
+import sys
 import tempfile
 from typing import Any
 
 import pytest
 
-import tests.profiles  # noqa: F401  (registers and loads the Hypothesis profiles)
+
+def _import_past_assertion_rewriting(*names: str) -> None:
+    """Import ``names`` with pytest's assertion rewriting set aside.
+
+    pytest rewrites the asserts of every package that ships a pytest plugin, Hypothesis
+    among them. Where no bytecode is written (PYTHONDONTWRITEBYTECODE, as in some
+    containers) every process, the xdist controller and each worker, then rewrites and
+    compiles Hypothesis's modules from source: 0.45 s to import it instead of 0.1 s.
+    Its asserts are its own internal checks, never a test's, so nothing is lost.
+    """
+    hooks = [hook for hook in sys.meta_path if type(hook).__name__ == "AssertionRewritingHook"]
+    for hook in hooks:
+        sys.meta_path.remove(hook)
+    try:
+        for name in names:
+            importlib.import_module(name)
+    finally:
+        sys.meta_path[:0] = hooks
+
+
+_import_past_assertion_rewriting("hypothesis", "hypothesis.strategies")
+
+import tests.profiles  # noqa: E402, F401  (registers and loads the Hypothesis profiles)
 
 _OWN_CACHE = "_SCALEDATTN_TEST_CACHE_OWNER"
 
@@ -87,6 +117,14 @@ GROUPS: dict[str, tuple[str, ...]] = {
         "tests/numeric/test_evidence.py::test_every_theorem_agrees_with_numbers_on_its_modules",
         "tests/prooffile/test_check_proof.py::test_each_exercise_",
         "tests/prooffile/test_check_proof.py::test_each_typical_mistake_",
+        # torch and transformers (~2 s to import), imported in-process by a command the
+        # docs show (`experiment saturation --backend torch`) and by these: one import in
+        # one worker, and each tiny model of test_audit.py built once.
+        "tests/torchattn/test_audit.py",
+        "tests/torchattn/test_sdpa.py",
+        "tests/torchattn/test_model_claims.py::test_torchs_own_",
+        "tests/cli/test_bad_input_sweep.py::test_bad_input_exits_2_with_one_line_naming_the_"
+        "problem_and_writes_nothing[audit gpt3]",
     ),
     # Every built-in theorem written in the proof format and as a JSON certificate, read
     # back and checked: the module-scoped fixtures of test_check_proof.py (~4 s).

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import functools
 import importlib
 import subprocess
 import sys
@@ -63,8 +64,11 @@ def _imports(path: Path) -> set[str]:
     return {n for n in _all_imports(path) if n in MODULES}
 
 
-def _all_imports(path: Path) -> set[str]:
+@functools.cache
+def _all_imports(path: Path) -> frozenset[str]:
     """Every module ``path`` imports: at the top, inside functions, or by ``import_module``.
+
+    Computed once per file and process (the layering and the cycle tests both ask).
 
     ``from A import B`` counts A.B when that is a module (A loads as its parent, as
     with ``import A.B``), else A; an ``import_module`` of an f-string counts every
@@ -91,7 +95,7 @@ def _all_imports(path: Path) -> set[str]:
                 prefix = str(arg.values[0].value)
                 found.update(m for m in MODULES if m.startswith(prefix))
             # A computed name (torchattn's torch and transformers) is not of the package.
-    return found
+    return frozenset(found)
 
 
 def _place(module: str) -> tuple[int, str] | None:

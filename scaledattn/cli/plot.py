@@ -53,12 +53,12 @@ def cmd_plot(args: argparse.Namespace) -> int:
     out = check_output(args.output)
     if out.is_dir():
         raise InvalidArgument(f"{str(out)!r} is a folder, not a file")
-    require_matplotlib()
     trials = check_trials(PLOTS[args.name] if args.trials is None else args.trials, 2)
     check_int(args.seed, "seed", 0, 2**63 - 1)
     if args.name == "saturation" and args.lr is not None:
         raise InvalidArgument("--lr applies to the training plot only")
     lr = 0.7 if args.lr is None else check_lr(args.lr)
+    require_matplotlib()  # after the checks above: bad input is refused without importing it
     progress = ProgressLine(f"plot {args.name}")
     try:
         if args.name == "saturation":

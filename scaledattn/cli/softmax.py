@@ -64,7 +64,6 @@ def cmd_softmax(args: argparse.Namespace) -> int:
         entropy,
         softmax,
     )
-    from scaledattn.render import to_json
 
     raw = parse_scores(args.scores)
     scores = as_scores(np.array(raw))
@@ -99,6 +98,8 @@ def cmd_softmax(args: argparse.Namespace) -> int:
         data["gradient"] = grad.tolist()
         data["gradient_norm"] = float(np.linalg.norm(grad))
     if args.json:
+        from scaledattn.render import to_json  # (the renderers import SymPy)
+
         print(to_json(data))
         return 0
     shown = "scores" + (f" / {args.scale:g}" if args.scale is not None else "")

@@ -90,11 +90,11 @@ def closed_form() -> Any:
 
 def cmd_witness(args: argparse.Namespace) -> int:
     """Measure and compare; exit 0 if it agrees, 1 if not, 3 if it cannot be trusted."""
+    check_samples(args.samples, args.d_k)  # before SymPy and numpy are imported
     from scaledattn.numeric.distributions import distribution
     from scaledattn.numeric.witness import witness_scores
     from scaledattn.render import to_json
 
-    check_samples(args.samples, args.d_k)
     q = distribution(args.distribution)
     k = distribution(args.k_distribution) if args.k_distribution is not None else q
     w = witness_scores(

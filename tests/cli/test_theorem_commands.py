@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import subprocess
 import sys
@@ -9,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from scaledattn.cli import main
+from scaledattn.cli import build_parser, main
 from scaledattn.registry import all_derivations
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -132,6 +133,9 @@ def test_an_internal_error_is_one_line_without_a_traceback(
         raise ZeroDivisionError("a bug")
 
     monkeypatch.setattr(theorems, "cmd_list", broken)
+    # main's parser is built once per process, holding the cmd_list it found: build
+    # another one that holds the broken command (for this test only)
+    monkeypatch.setattr("scaledattn.cli._parser", functools.cache(build_parser))
     code, _, err = run(capsys, "list")
     assert code == 70
     assert err.strip() == (

@@ -1,11 +1,12 @@
-"""Without the torch extra, the tiny models' module is not collected (its doctests import torch).
+"""Nothing imports torch at collection: importing torch and transformers takes seconds,
+and every xdist worker collects every test module.
 
-The test modules themselves skip with pytest.importorskip.
+The test modules skip themselves without the torch extra through a ``pytestmark``
+(``importlib.util.find_spec``), not ``pytest.importorskip`` at import time; tiny_models.py
+(no doctests; it imports torch and transformers) is never collected, only imported by the
+tests that build its models.
 """
 
 from __future__ import annotations
 
-import importlib.util
-
-HAS_EXTRA = all(importlib.util.find_spec(name) is not None for name in ("torch", "transformers"))
-collect_ignore = [] if HAS_EXTRA else ["tiny_models.py"]
+collect_ignore = ["tiny_models.py"]

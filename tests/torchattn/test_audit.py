@@ -6,6 +6,7 @@ the file runs in a few seconds.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import math
 import re
@@ -13,15 +14,17 @@ import sys
 
 import pytest
 
-pytest.importorskip("torch")
-pytest.importorskip("transformers")
-
 from scaledattn.cli import main
 from scaledattn.torchattn.audit import (
     AuditResult,
     predicted_variance,
     run_audit,
     t_quantile,
+)
+
+pytestmark = pytest.mark.skipif(
+    any(importlib.util.find_spec(name) is None for name in ("torch", "transformers")),
+    reason="needs the torch extra (torch and transformers)",
 )
 
 TINY = "tests.torchattn.tiny_models"

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 
 import numpy as np
 import pytest
-
-pytest.importorskip("torch")
 
 from scaledattn.attention.experiments import saturation_experiment, scores_experiment
 from scaledattn.cli import main
@@ -16,6 +15,10 @@ from scaledattn.torchattn.sdpa import (
     saturation_via_sdpa,
     scores_via_sdpa,
     sdpa_weights,
+)
+
+pytestmark = pytest.mark.skipif(
+    importlib.util.find_spec("torch") is None, reason="needs the torch extra (torch)"
 )
 
 
