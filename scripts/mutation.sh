@@ -18,6 +18,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export HYPOTHESIS_PROFILE=ci SCALEDATTN_FRESH_CACHES=1
+# A test past 60 s of CPU (ten times the slowest selected test) fails: a mutant that
+# loops is stopped at the test it hangs (tests/conftest.py), not after twice the CPU
+# time of every test selected for it (mutmut's own limit, ~10 minutes for _canon).
+export SCALEDATTN_TEST_CPU_LIMIT=60
 if [ "$#" -eq 0 ]; then
     mutmut run --max-children 1
 elif [ "$1" = "--survivors" ]; then

@@ -37,6 +37,7 @@ import io
 import json
 import os
 import shutil
+import signal
 import sys
 import tempfile
 from typing import Any
@@ -86,6 +87,40 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     folder = os.environ.pop(_OWN_CACHE, None)
     if folder:
         shutil.rmtree(folder, ignore_errors=True)
+
+
+class TestCPULimitExceeded(BaseException):
+    """A test ran past ``SCALEDATTN_TEST_CPU_LIMIT`` seconds of CPU (mutation runs only).
+
+    A BaseException, so that neither Hypothesis (which would shrink by running the
+    looping body again) nor code under test catching ``Exception`` can absorb it.
+    """
+
+
+def _cpu_limit_reached(signum: int, frame: object) -> None:
+    raise TestCPULimitExceeded(f"over {os.environ['SCALEDATTN_TEST_CPU_LIMIT']} s of CPU")
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Any:
+    """In a mutation run, fail a test that uses more than its CPU limit.
+
+    scripts/mutation.sh sets ``SCALEDATTN_TEST_CPU_LIMIT`` (seconds, ten times the
+    slowest test it selects): a mutant that makes a rewrite loop is stopped at the first
+    test it hangs, not after its whole selection's time limit. CPU time, not wall time,
+    so a busy machine cannot fail a test.
+    """
+    limit = os.environ.get("SCALEDATTN_TEST_CPU_LIMIT")
+    if not limit:
+        yield
+        return
+    before = signal.signal(signal.SIGPROF, _cpu_limit_reached)
+    signal.setitimer(signal.ITIMER_PROF, float(limit))
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.signal(signal.SIGPROF, before)
 
 
 def _shared(fixture_name: str, config: pytest.Config) -> Any:
