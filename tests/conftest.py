@@ -21,8 +21,10 @@ proof-file checks, torch and the tiny models) run on one worker: ``GROUPS`` belo
 Start-up: every worker imports every test module to collect it, so a test module
 imports nothing heavy at its top beyond SymPy and numpy: torch, transformers and
 matplotlib are imported by the tests that use them (tests/torchattn/conftest.py).
-Hypothesis is imported past pytest's assertion rewriting (below), and anyio's unused
-pytest plugin is not loaded (``-p no:anyio`` in pyproject.toml).
+anyio's unused pytest plugin is not loaded (``-p no:anyio`` in pyproject.toml).
+(Importing Hypothesis past pytest's assertion rewriting saved ~0.35 s a process where
+no bytecode is written, but a second ``pytest.main`` in the same process, as mutmut
+makes, then fails on pytest's "already imported" warning.)
 
 Profiles and bounded properties: tests/profiles.py. Test through a subprocess only
 where the process boundary is what is tested (exit codes of a real process, what a
@@ -32,41 +34,17 @@ fresh interpreter imports).
 from __future__ import annotations
 
 import contextlib
-import importlib
 import io
 import json
 import os
 import shutil
 import signal
-import sys
 import tempfile
 from typing import Any
 
 import pytest
 
-
-def _import_past_assertion_rewriting(*names: str) -> None:
-    """Import ``names`` with pytest's assertion rewriting set aside.
-
-    pytest rewrites the asserts of every package that ships a pytest plugin, Hypothesis
-    among them. Where no bytecode is written (PYTHONDONTWRITEBYTECODE, as in some
-    containers) every process, the xdist controller and each worker, then rewrites and
-    compiles Hypothesis's modules from source: 0.45 s to import it instead of 0.1 s.
-    Its asserts are its own internal checks, never a test's, so nothing is lost.
-    """
-    hooks = [hook for hook in sys.meta_path if type(hook).__name__ == "AssertionRewritingHook"]
-    for hook in hooks:
-        sys.meta_path.remove(hook)
-    try:
-        for name in names:
-            importlib.import_module(name)
-    finally:
-        sys.meta_path[:0] = hooks
-
-
-_import_past_assertion_rewriting("hypothesis", "hypothesis.strategies")
-
-import tests.profiles  # noqa: E402, F401  (registers and loads the Hypothesis profiles)
+import tests.profiles  # noqa: F401  (registers and loads the Hypothesis profiles)
 
 _OWN_CACHE = "_SCALEDATTN_TEST_CACHE_OWNER"
 
