@@ -36,7 +36,8 @@ from typing import Any
 import sympy
 from sympy.core.parameters import evaluate
 
-from scaledattn.claims.automation import Chain, Environment, key, normalize
+from scaledattn.claims.automation import Chain, Environment, normalize
+from scaledattn.claims.automation import key as _automation_key
 from scaledattn.kernel import (
     RULES,
     Assumption,
@@ -302,6 +303,29 @@ class Search:
         return self.check(prev, best[1], claim, number) if best else None
 
 
+#: Normal forms (``claims.automation.key``) of the terms the search compares, kept per
+#: process: each candidate is compared with the same claim and previous expression.
+_KEYS: dict[Any, Any] = {}
+#: At most this many are kept; then the table starts again.
+MAX_KEYS = 20000
+
+
+def key(term: Any) -> Any:
+    """``claims.automation.key(term)``: a normal form, or a proposition's key (kept)."""
+    if not isinstance(term, sympy.Basic):
+        return _automation_key(term)
+    try:
+        return _KEYS[term]
+    except KeyError:
+        pass
+    except TypeError:  # a term SymPy cannot hash
+        return _automation_key(term)
+    if len(_KEYS) >= MAX_KEYS:
+        _KEYS.clear()
+    found = _KEYS[term] = _automation_key(term)
+    return found
+
+
 #: What :meth:`Search.applied` keeps for a rule that raised on a term.
 _FAILED = object()
 
@@ -309,7 +333,10 @@ _FAILED = object()
 def _zero(a: Any, b: Any) -> bool:
     """Whether the normal forms of ``a`` and ``b`` differ by 0 (``same(a, b)`` is True)."""
     try:
-        diff = normal_form(a) - normal_form(b)
+        if isinstance(a, sympy.Expr) and isinstance(b, sympy.Expr):
+            diff = key(a) - key(b)  # their normal forms, kept
+        else:
+            diff = normal_form(a) - normal_form(b)
         with evaluate(True):
             return bool(sympy.expand(diff) == 0)
     except Exception:  # the kernel's check refuses what it cannot compare
