@@ -42,13 +42,14 @@ from scaledattn.kernel import (
     RULES,
     Assumption,
     Derivation,
+    Equation,
     Equivalence,
     Rule,
     Step,
     StepResult,
     Theorem,
 )
-from scaledattn.kernel.expr import MOMENT_OPERATORS, normal_form, rebuild
+from scaledattn.kernel.expr import MOMENT_OPERATORS, as_term, normal_form, rebuild
 from scaledattn.kernel.rules import is_registered
 from scaledattn.kernel.theorem import check_step
 
@@ -119,6 +120,7 @@ class Search:
     seconds: float = SECONDS
     _checks: int = field(default=0, init=False)
     _applied: dict[tuple[Any, str], Any] = field(default_factory=dict, init=False, repr=False)
+    _parts: dict[Any, frozenset[Any] | None] = field(default_factory=dict, init=False, repr=False)
 
     # ---------------------------------------------------------- candidates
     def candidates(self, prev: Any, claim: Any) -> list[Any]:
@@ -187,6 +189,8 @@ class Search:
         result on the claim equals ``prev`` or that result, equality being a zero
         difference of normal forms (``same`` is True).
         """
+        if isinstance(rule, Theorem):
+            return self._theorem_may_pass(prev, rule, claim)
         if not self._primitive(rule, prev, claim):
             return True
         derived = self.applied(prev, rule)
@@ -196,6 +200,48 @@ class Search:
             return True
         back = self.applied(claim, rule)
         return back is not _FAILED and (_zero(prev, back) or _zero(derived, back))
+
+    def _theorem_may_pass(self, prev: Any, theorem: Theorem, claim: Any) -> bool:
+        """False when citing ``theorem`` for ``prev = claim`` is sure to be refused.
+
+        The kernel rewrites with a theorem only a part of a term whose normal form is that
+        of the theorem's left side; when no part of ``prev`` or of the claim is one, both
+        stay as they are, and the kernel accepts only if ``prev`` and the claim are equal
+        as they stand.
+        """
+        if isinstance(self.derivation.statement, Equivalence):
+            return True
+        if not (isinstance(prev, sympy.Expr) and isinstance(claim, sympy.Expr)):
+            return True
+        statement = theorem.statement
+        try:
+            target = key(as_term(statement.lhs if isinstance(statement, Equation) else 0))
+        except Exception:  # the kernel decides what it makes of such a theorem
+            return True
+        for term in (prev, claim):
+            parts = self._part_keys(term)
+            if parts is None or target in parts:
+                return True
+        return _zero(prev, claim)
+
+    def _part_keys(self, term: Any) -> frozenset[Any] | None:
+        """The normal forms of every compound part of ``term`` as evaluated (kept), or None."""
+        try:
+            return self._parts[term]
+        except KeyError:
+            pass
+        except TypeError:  # a term SymPy cannot hash
+            return None
+        try:
+            found: frozenset[Any] | None = frozenset(
+                key(part)
+                for part in sympy.preorder_traversal(rebuild(term))
+                if isinstance(part, sympy.Expr) and part.args and not part.is_Atom
+            )
+        except Exception:  # parts the search cannot take apart: no filter
+            found = None
+        self._parts[term] = found
+        return found
 
     def checked(self, prev: Any, rule: Any, claim: Any, number: int) -> StepResult | None:
         """The kernel's verdict, when :meth:`may_pass`; else None (counted as a check)."""
