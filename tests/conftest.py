@@ -172,4 +172,5 @@ if os.environ.get("SCALEDATTN_FRESH_CACHES"):
         gaussian._joint_moments.cache_clear()
         cache.forget()
         search._KEYS.clear()  # normal forms the kernel computed
+        search._NORMAL.clear()
         search._CHAINS.clear()  # chains of the kernel's rules

@@ -66,6 +66,8 @@ MAX_CHECKS = 2000
 
 #: The claims automation's chains, by term and assumptions (see :func:`chain_of`).
 _CHAINS: dict[tuple[Any, tuple[Assumption, ...]], Chain] = {}
+#: At most this many chains are kept; then the table starts again.
+MAX_CHAINS = 2000
 
 
 def chain_of(expr: Any, assumptions: tuple[Assumption, ...]) -> Chain:
@@ -86,6 +88,8 @@ def chain_of(expr: Any, assumptions: tuple[Assumption, ...]) -> Chain:
         return normalize(expr, Environment(assumptions))
     if found is None:
         found = normalize(expr, Environment(assumptions))
+        if len(_CHAINS) >= MAX_CHAINS:
+            _CHAINS.clear()
         _CHAINS[at] = found
     return found
 
@@ -215,7 +219,7 @@ class Search:
             return True
         statement = theorem.statement
         try:
-            target = key(as_term(statement.lhs if isinstance(statement, Equation) else 0))
+            target = normal(as_term(statement.lhs if isinstance(statement, Equation) else 0))
         except Exception:  # the kernel decides what it makes of such a theorem
             return True
         for term in (prev, claim):
@@ -234,7 +238,7 @@ class Search:
             return None
         try:
             found: frozenset[Any] | None = frozenset(
-                key(part)
+                normal(part)
                 for part in sympy.preorder_traversal(rebuild(term))
                 if isinstance(part, sympy.Expr) and part.args and not part.is_Atom
             )
@@ -349,27 +353,39 @@ class Search:
         return self.check(prev, best[1], claim, number) if best else None
 
 
-#: Normal forms (``claims.automation.key``) of the terms the search compares, kept per
-#: process: each candidate is compared with the same claim and previous expression.
+#: ``claims.automation.key`` and the kernel's ``normal_form`` of the terms the search
+#: compares, kept per process: each candidate is compared with the same claim and previous
+#: expression. (The two differ: a symbol is also a proposition to SymPy, whose key is not
+#: its normal form.)
 _KEYS: dict[Any, Any] = {}
-#: At most this many are kept; then the table starts again.
+_NORMAL: dict[Any, Any] = {}
+#: At most this many of each are kept; then the table starts again.
 MAX_KEYS = 20000
+
+
+def _kept(table: dict[Any, Any], term: Any, compute: Any) -> Any:
+    if not isinstance(term, sympy.Basic):
+        return compute(term)
+    try:
+        return table[term]
+    except KeyError:
+        pass
+    except TypeError:  # a term SymPy cannot hash
+        return compute(term)
+    if len(table) >= MAX_KEYS:
+        table.clear()
+    found = table[term] = compute(term)
+    return found
 
 
 def key(term: Any) -> Any:
     """``claims.automation.key(term)``: a normal form, or a proposition's key (kept)."""
-    if not isinstance(term, sympy.Basic):
-        return _automation_key(term)
-    try:
-        return _KEYS[term]
-    except KeyError:
-        pass
-    except TypeError:  # a term SymPy cannot hash
-        return _automation_key(term)
-    if len(_KEYS) >= MAX_KEYS:
-        _KEYS.clear()
-    found = _KEYS[term] = _automation_key(term)
-    return found
+    return _kept(_KEYS, term, _automation_key)
+
+
+def normal(term: Any) -> Any:
+    """The kernel's ``normal_form(term)`` (kept)."""
+    return _kept(_NORMAL, term, normal_form)
 
 
 #: What :meth:`Search.applied` keeps for a rule that raised on a term.
@@ -379,10 +395,7 @@ _FAILED = object()
 def _zero(a: Any, b: Any) -> bool:
     """Whether the normal forms of ``a`` and ``b`` differ by 0 (``same(a, b)`` is True)."""
     try:
-        if isinstance(a, sympy.Expr) and isinstance(b, sympy.Expr):
-            diff = key(a) - key(b)  # their normal forms, kept
-        else:
-            diff = normal_form(a) - normal_form(b)
+        diff = normal(a) - normal(b)
         with evaluate(True):
             return bool(sympy.expand(diff) == 0)
     except Exception:  # the kernel's check refuses what it cannot compare

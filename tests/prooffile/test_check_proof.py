@@ -38,6 +38,7 @@ from scaledattn.prooffile.files import CheckedFile, check_file, check_text, read
 from scaledattn.prooffile.guide import checked_example
 from scaledattn.prooffile.lessons import EXERCISES, MISTAKES
 from scaledattn.prooffile.parse import MAX_BYTES, TheoremBlock, parse_document
+from scaledattn.prooffile.search import Search
 from scaledattn.prooffile.terms import build_term
 from scaledattn.registry import all_derivations
 from scaledattn.render import render
@@ -143,6 +144,30 @@ def test_every_built_in_theorem_round_trips_through_the_json_certificate(
     for mine, theirs in zip(block.steps, proof.steps, strict=True):
         assert _same(mine.claim, theirs.claim)
     _assert_same_theorem(proof_round_trip, derivation.name)
+
+
+def test_every_built_in_theorem_step_passes_the_searchs_filter() -> None:
+    """The search asks the kernel only about candidates that may pass (``Search.may_pass``,
+    which replays the kernel's test of acceptance): every step of every built-in theorem,
+    each accepted by the kernel, passes it, and spoiled steps that it leaves out are ones
+    the kernel refuses. (Named to run with the round trip: the same audits, one worker.)"""
+    left_out = 0
+    for derivation in DERIVATIONS:
+        proven = audit_of(derivation)
+        resolved = proven.derivation
+        search = Search(resolved, {})
+        prev = resolved.start
+        for result in proven.steps:
+            assert result.ok
+            step = result.step
+            assert search.may_pass(prev, step.rule, step.claim), (derivation.name, result.number)
+            if derivation.name == "variance_of_sum":
+                spoiled = step.claim + 1
+                if not search.may_pass(prev, step.rule, spoiled):
+                    left_out += 1
+                    assert not search.check(prev, step.rule, spoiled, result.number).ok
+            prev = step.claim
+    assert left_out > 0
 
 
 def test_a_certificate_is_one_file_that_check_proof_accepts(
