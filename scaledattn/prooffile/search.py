@@ -16,6 +16,13 @@ The search, in order, within a time budget:
 3. a *gap*: when the two sides meet only after more steps, the step is true but
    too big; the longer chain, checked step by step, bridges it.
 
+To spend the budget on candidates that may pass, the search applies a primitive rule
+itself and replays the kernel's test of acceptance (:meth:`Search.may_pass`), and cites
+a theorem only where a part of the step has the normal form of its left side; it asks
+the kernel about the rest. This only leaves candidates out (a replay that disagreed
+with the kernel would miss a justification, never make one): every step of every
+built-in theorem passes it (tests/prooffile/test_check_proof.py).
+
 Examples
 --------
 >>> from scaledattn.kernel import Derivation, Equation, Var, E, random_variables
