@@ -42,6 +42,7 @@ from typing import Any
 
 import sympy
 from sympy.core.parameters import evaluate
+from sympy.logic.boolalg import Boolean
 
 from scaledattn.claims.automation import Chain, Environment, normalize
 from scaledattn.claims.automation import key as _automation_key
@@ -386,8 +387,10 @@ def _kept(table: dict[Any, Any], term: Any, compute: Any) -> Any:
 
 
 def key(term: Any) -> Any:
-    """``claims.automation.key(term)``: a normal form, or a proposition's key (kept)."""
-    return _kept(_KEYS, term, _automation_key)
+    """``claims.automation.key(term)``: a proposition's key, or the normal form (kept)."""
+    if isinstance(term, Boolean):
+        return _kept(_KEYS, term, _automation_key)
+    return normal(term)  # what automation.key computes for a term that is no proposition
 
 
 def normal(term: Any) -> Any:
