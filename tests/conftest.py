@@ -216,8 +216,12 @@ if os.environ.get("SCALEDATTN_FRESH_CACHES"):
     def _fresh_caches() -> None:
         from scaledattn import cache, derive
         from scaledattn.calculator import gaussian
+        from scaledattn.prooffile import search
 
         derive._AUDITS.clear()
         derive._BY_CONTENT.clear()
         gaussian._joint_moments.cache_clear()
         cache.forget()
+        search._KEYS.clear()  # normal forms the kernel computed
+        search._NORMAL.clear()
+        search._CHAINS.clear()  # chains of the kernel's rules

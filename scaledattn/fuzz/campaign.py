@@ -385,8 +385,17 @@ def derivation_disagreements(
         world, _why = draw_world(terms, derivation.assumptions, ch, shrink=True)
         if world is None:
             continue
+        # each claim is the after of one step and the before of the next: its meaning
+        # in this world is computed once (issue 13)
+        meanings: dict[int, Any] = {}
+
+        def meant(term: Any, world: Any = world, meanings: dict[int, Any] = meanings) -> Any:
+            if id(term) not in meanings:
+                meanings[id(term)] = meaning(rebuild(term), world)
+            return meanings[id(term)]
+
         for label, before, after in chain:
-            verdict = compare(meaning(rebuild(before), world), meaning(rebuild(after), world))
+            verdict = compare(meant(before), meant(after))
             if verdict == "differ":
                 problems.append(f"{derivation.name}, {label}: differ in {world.describe()}")
             elif verdict == "agree":

@@ -22,7 +22,7 @@ import sympy
 from sympy import Expr, Symbol
 from sympy.logic.boolalg import Boolean
 
-from scaledattn.claims.automation import Environment, key, normalize
+from scaledattn.claims.automation import key
 from scaledattn.claims.counterexample import LAWS, Counterexample, counterexample
 from scaledattn.errors import MissingAssumption
 from scaledattn.kernel import (
@@ -52,6 +52,7 @@ from scaledattn.numeric.evaluate import Evaluator, equal, show
 from scaledattn.numeric.evidence import check_assumptions
 from scaledattn.numeric.model import build_model, signature
 from scaledattn.numeric.settings import default_settings
+from scaledattn.prooffile.search import chain_of
 from scaledattn.render.proof import proof_term
 
 __all__ = ["Feedback", "feedback", "likely_cause"]
@@ -218,15 +219,9 @@ def _independence_hint(prev: Any, claim: Any, derivation: Derivation, search: An
 def _closed(expr: Any, derivation: Derivation) -> Any:
     """``expr`` rewritten as far as the claims automation goes (for comparing values)."""
     try:
-        return _CLOSED.setdefault(
-            (expr, derivation.assumptions),
-            normalize(expr, Environment(tuple(derivation.assumptions))).end,
-        )
+        return chain_of(expr, derivation.assumptions).end
     except Exception:  # untrusted automation: fall back to the expression
         return expr
-
-
-_CLOSED: dict[tuple[Any, Any], Any] = {}
 
 
 def _has_cross(expr: Expr) -> bool:

@@ -16,6 +16,13 @@ The search, in order, within a time budget:
 3. a *gap*: when the two sides meet only after more steps, the step is true but
    too big; the longer chain, checked step by step, bridges it.
 
+To spend the budget on candidates that may pass, the search applies a primitive rule
+itself and replays the kernel's test of acceptance (:meth:`Search.may_pass`), and cites
+a theorem only where a part of the step has the normal form of its left side; it asks
+the kernel about the rest. This only leaves candidates out (a replay that disagreed
+with the kernel would miss a justification, never make one): every step of every
+built-in theorem passes it (tests/prooffile/test_check_proof.py).
+
 Examples
 --------
 >>> from scaledattn.kernel import Derivation, Equation, Var, E, random_variables
@@ -34,13 +41,27 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import sympy
+from sympy.core.parameters import evaluate
+from sympy.logic.boolalg import Boolean
 
-from scaledattn.claims.automation import Environment, key, normalize
-from scaledattn.kernel import RULES, Derivation, Step, StepResult, Theorem
-from scaledattn.kernel.expr import MOMENT_OPERATORS, rebuild
+from scaledattn.claims.automation import Chain, Environment, normalize
+from scaledattn.claims.automation import key as _automation_key
+from scaledattn.kernel import (
+    RULES,
+    Assumption,
+    Derivation,
+    Equation,
+    Equivalence,
+    Rule,
+    Step,
+    StepResult,
+    Theorem,
+)
+from scaledattn.kernel.expr import MOMENT_OPERATORS, as_term, normal_form, rebuild
+from scaledattn.kernel.rules import is_registered
 from scaledattn.kernel.theorem import check_step
 
-__all__ = ["MAX_CHAIN", "MAX_CHECKS", "SECONDS", "Justification", "Search"]
+__all__ = ["MAX_CHAIN", "MAX_CHECKS", "SECONDS", "Justification", "Search", "chain_of"]
 
 #: A step may be justified by a chain of at most this many rules; longer is a gap.
 MAX_CHAIN = 2
@@ -49,6 +70,36 @@ SECONDS = 3.0
 #: At most this many kernel checks in the two-rule search for one step (a bound that
 #: does not depend on the machine's speed, so a report is the same everywhere).
 MAX_CHECKS = 2000
+
+
+#: The claims automation's chains, by term and assumptions (see :func:`chain_of`).
+_CHAINS: dict[tuple[Any, tuple[Assumption, ...]], Chain] = {}
+#: At most this many chains are kept; then the table starts again.
+MAX_CHAINS = 2000
+
+
+def chain_of(expr: Any, assumptions: tuple[Assumption, ...]) -> Chain:
+    """``normalize(expr, Environment(assumptions))``, computed once per term and assumptions.
+
+    The search bridges a step from both of its sides, and the feedback on a rejected step
+    rewrites the same sides again (issue 13: half of these were recomputed). The chain is
+    a function of the term and the assumptions alone (no lemmas); it is only a proposal,
+    which the kernel checks step by step.
+    """
+    assumptions = tuple(assumptions)
+    if not isinstance(expr, sympy.Basic):
+        return normalize(expr, Environment(assumptions))
+    at = (expr, assumptions)
+    try:
+        found = _CHAINS.get(at)
+    except TypeError:  # an assumption or term that cannot be hashed
+        return normalize(expr, Environment(assumptions))
+    if found is None:
+        found = normalize(expr, Environment(assumptions))
+        if len(_CHAINS) >= MAX_CHAINS:
+            _CHAINS.clear()
+        _CHAINS[at] = found
+    return found
 
 
 @dataclass(frozen=True)
@@ -80,6 +131,8 @@ class Search:
     theorems: Mapping[str, Theorem]
     seconds: float = SECONDS
     _checks: int = field(default=0, init=False)
+    _applied: dict[tuple[Any, str], Any] = field(default_factory=dict, init=False, repr=False)
+    _parts: dict[Any, frozenset[Any] | None] = field(default_factory=dict, init=False, repr=False)
 
     # ---------------------------------------------------------- candidates
     def candidates(self, prev: Any, claim: Any) -> list[Any]:
@@ -104,12 +157,117 @@ class Search:
         self._checks += 1
         return check_step(prev, Step(rule, claim), number, self.derivation, self.theorems)
 
+    # A registered primitive rule in a chain of equalities is applied here as the kernel's
+    # step check applies it, and the check's test of acceptance is replayed, to leave out
+    # the candidates the kernel would refuse without asking it: its refusal explains
+    # itself (the hints, the numeric witnesses), which is most of what a refused candidate
+    # costs (issue 13). Only a proposal is made here; every step taken is the kernel's.
+
+    def _primitive(self, rule: Any, *terms: Any) -> bool:
+        """Whether ``rule`` is a registered primitive rule to apply here to ``terms``."""
+        if isinstance(self.derivation.statement, Equivalence):
+            return False
+        return is_registered(rule) and all(isinstance(t, sympy.Expr) for t in terms)
+
+    def applied(self, term: Any, rule: Rule) -> Any:
+        """``rule.apply(term)`` in the derivation's context (kept); ``_FAILED`` if it raises."""
+        at = (term, rule.name)
+        try:
+            return self._applied[at]
+        except KeyError:
+            pass
+        try:
+            value = rule.apply(term, self.derivation.context)[0]
+        except Exception:  # the kernel's check refuses such a term
+            value = _FAILED
+        self._applied[at] = value
+        return value
+
+    def derived(self, prev: Any, rule: Any, number: int) -> Any:
+        """What ``rule`` makes of ``prev`` (the ``derived`` of the kernel's step check), or None.
+
+        Counts as one check.
+        """
+        if self._primitive(rule, prev):
+            self._checks += 1
+            value = self.applied(prev, rule)
+            return None if value is _FAILED else value
+        return self.check(prev, rule, prev, number).derived
+
+    def may_pass(self, prev: Any, rule: Any, claim: Any) -> bool:
+        """False when the kernel's check of ``prev = claim`` by ``rule`` is sure to refuse it.
+
+        The kernel accepts when the rule's result on ``prev`` equals the claim, or its
+        result on the claim equals ``prev`` or that result, equality being a zero
+        difference of normal forms (``same`` is True).
+        """
+        if isinstance(rule, Theorem):
+            return self._theorem_may_pass(prev, rule, claim)
+        if not self._primitive(rule, prev, claim):
+            return True
+        derived = self.applied(prev, rule)
+        if derived is _FAILED:
+            return False
+        if _zero(derived, claim):
+            return True
+        back = self.applied(claim, rule)
+        return back is not _FAILED and (_zero(prev, back) or _zero(derived, back))
+
+    def _theorem_may_pass(self, prev: Any, theorem: Theorem, claim: Any) -> bool:
+        """False when citing ``theorem`` for ``prev = claim`` is sure to be refused.
+
+        The kernel rewrites with a theorem only a part of a term whose normal form is that
+        of the theorem's left side; when no part of ``prev`` or of the claim is one, both
+        stay as they are, and the kernel accepts only if ``prev`` and the claim are equal
+        as they stand.
+        """
+        if isinstance(self.derivation.statement, Equivalence):
+            return True
+        if not (isinstance(prev, sympy.Expr) and isinstance(claim, sympy.Expr)):
+            return True
+        statement = theorem.statement
+        try:
+            target = normal(as_term(statement.lhs if isinstance(statement, Equation) else 0))
+        except Exception:  # the kernel decides what it makes of such a theorem
+            return True
+        for term in (prev, claim):
+            parts = self._part_keys(term)
+            if parts is None or target in parts:
+                return True
+        return _zero(prev, claim)
+
+    def _part_keys(self, term: Any) -> frozenset[Any] | None:
+        """The normal forms of every compound part of ``term`` as evaluated (kept), or None."""
+        try:
+            return self._parts[term]
+        except KeyError:
+            pass
+        except TypeError:  # a term SymPy cannot hash
+            return None
+        try:
+            found: frozenset[Any] | None = frozenset(
+                normal(part)
+                for part in sympy.preorder_traversal(rebuild(term))
+                if isinstance(part, sympy.Expr) and part.args and not part.is_Atom
+            )
+        except Exception:  # parts the search cannot take apart: no filter
+            found = None
+        self._parts[term] = found
+        return found
+
+    def checked(self, prev: Any, rule: Any, claim: Any, number: int) -> StepResult | None:
+        """The kernel's verdict, when :meth:`may_pass`; else None (counted as a check)."""
+        if self.may_pass(prev, rule, claim):
+            return self.check(prev, rule, claim, number)
+        self._checks += 1
+        return None
+
     # -------------------------------------------------------------- search
     def one_rule(self, prev: Any, claim: Any, number: int) -> Justification | None:
         """A single rule or theorem that justifies the step."""
         for rule in self.candidates(prev, claim):
-            result = self.check(prev, rule, claim, number)
-            if result.ok:
+            result = self.checked(prev, rule, claim, number)
+            if result is not None and result.ok:
                 return Justification("rule", (result,))
         return None
 
@@ -135,8 +293,7 @@ class Search:
         for first in candidates[1:]:
             if time.monotonic() > deadline or self._checks > budget:
                 return None
-            step = self.check(prev, first, prev, number)
-            middle = step.derived
+            middle = self.derived(prev, first, number)
             if middle is None or key(middle) in seen:
                 continue
             seen.add(key(middle))
@@ -146,16 +303,16 @@ class Search:
             for second in candidates:
                 if time.monotonic() > deadline or self._checks > budget:
                     return None
-                closing = self.check(middle, second, claim, number + 1)
-                if closing.ok:
+                closing = self.checked(middle, second, claim, number + 1)
+                if closing is not None and closing.ok:
                     return Justification("chain", (opening, closing))
         return None
 
     def bridge(self, prev: Any, claim: Any, number: int) -> Justification | None:
         """A longer chain (the claims automation from both sides), each step kernel-checked."""
-        env = Environment(tuple(self.derivation.assumptions))
+        assumptions = tuple(self.derivation.assumptions)
         try:
-            left, right = normalize(prev, env), normalize(claim, env)
+            left, right = chain_of(prev, assumptions), chain_of(claim, assumptions)
         except Exception:  # automation is untrusted; no chain, no claim
             return None
         meeting = _meeting(
@@ -191,8 +348,7 @@ class Search:
         best: tuple[int, StepResult] | None = None
         target = key(claim)
         for rule in self.candidates(prev, claim)[1:]:
-            result = self.check(prev, rule, claim, number)
-            derived = result.derived
+            derived = self.derived(prev, rule, number)
             if derived is None or key(derived) == key(prev):
                 continue
             try:
@@ -200,8 +356,60 @@ class Search:
             except TypeError:
                 continue
             if best is None or size < best[0]:
-                best = (size, result)
-        return best[1] if best else None
+                best = (size, rule)
+        # the kernel's verdict on the step by the closest rule (its result, and why not)
+        return self.check(prev, best[1], claim, number) if best else None
+
+
+#: ``claims.automation.key`` and the kernel's ``normal_form`` of the terms the search
+#: compares, kept per process: each candidate is compared with the same claim and previous
+#: expression. (The two differ: a symbol is also a proposition to SymPy, whose key is not
+#: its normal form.)
+_KEYS: dict[Any, Any] = {}
+_NORMAL: dict[Any, Any] = {}
+#: At most this many of each are kept; then the table starts again.
+MAX_KEYS = 20000
+
+
+def _kept(table: dict[Any, Any], term: Any, compute: Any) -> Any:
+    if not isinstance(term, sympy.Basic):
+        return compute(term)
+    try:
+        return table[term]
+    except KeyError:
+        pass
+    except TypeError:  # a term SymPy cannot hash
+        return compute(term)
+    if len(table) >= MAX_KEYS:
+        table.clear()
+    found = table[term] = compute(term)
+    return found
+
+
+def key(term: Any) -> Any:
+    """``claims.automation.key(term)``: a proposition's key, or the normal form (kept)."""
+    if isinstance(term, Boolean):
+        return _kept(_KEYS, term, _automation_key)
+    return normal(term)  # what automation.key computes for a term that is no proposition
+
+
+def normal(term: Any) -> Any:
+    """The kernel's ``normal_form(term)`` (kept)."""
+    return _kept(_NORMAL, term, normal_form)
+
+
+#: What :meth:`Search.applied` keeps for a rule that raised on a term.
+_FAILED = object()
+
+
+def _zero(a: Any, b: Any) -> bool:
+    """Whether the normal forms of ``a`` and ``b`` differ by 0 (``same(a, b)`` is True)."""
+    try:
+        diff = normal(a) - normal(b)
+        with evaluate(True):
+            return bool(sympy.expand(diff) == 0)
+    except Exception:  # the kernel's check refuses what it cannot compare
+        return False
 
 
 def _meeting(left: list[Any], right: list[Any]) -> tuple[int, int] | None:

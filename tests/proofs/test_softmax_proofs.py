@@ -12,10 +12,12 @@ from typing import Any
 
 import pytest
 from sympy import KroneckerDelta, S, sqrt
+from sympy.core.parameters import evaluate
 
 from scaledattn.derive import audit_of
 from scaledattn.errors import ProofError, StatementMismatch
 from scaledattn.kernel import Derivation, Equation, Lim, Step, as_written
+from scaledattn.kernel.theorem import check_step
 from scaledattn.proofs import saturation_limits as sat
 from scaledattn.proofs import shift_invariance as shift
 from scaledattn.proofs import softmax_gradient as grad
@@ -66,11 +68,32 @@ def first_error(d: Derivation) -> ProofError:
     return result.errors[0]
 
 
+def first_error_with_claim(d: Derivation, number: int, claim: Any, rhs: Any = None) -> ProofError:
+    """The first error of the audit of ``with_claim(d, number, claim, rhs)``.
+
+    The steps before ``number`` are ``d``'s own, which the kernel accepts (``proven``,
+    asserted here, with the same cited theorems), so the audit's first error is step
+    ``number``'s exactly when ``check_step`` (what ``audit`` runs for each step) rejects
+    that step against the claim before it: that one step is checked rather than the
+    whole chain again, as in tests/proofs/test_theorems.py (issue 13: the whole chain of
+    jacobian_vanishes is a second of CPU).
+    """
+    wrong = with_claim(d, number, claim, rhs)
+    proven = audit_of(d)
+    assert all(r.ok for r in proven.steps[: number - 1]), [str(e) for e in proven.errors]
+    step = replace(proven.steps[number - 1].step, claim=claim)
+    before = wrong.start if number == 1 else wrong.steps[number - 2].claim
+    with evaluate(True):  # as audit checks each step
+        result = check_step(before, step, number, wrong, theorems={})
+    assert result.error is not None, f"step {number} accepted"
+    return result.error
+
+
 def test_the_gradient_y_minus_p_is_rejected() -> None:
     p, y, m = grad.p, grad.y, grad.m
     with as_written():
-        wrong = with_claim(grad.cross_entropy_gradient, 9, y[m] - p[m], rhs=y[m] - p[m])
-    error = first_error(wrong)
+        claim = y[m] - p[m]
+    error = first_error_with_claim(grad.cross_entropy_gradient, 9, claim, rhs=claim)
     assert (error.step, error.rule) == (9, "entries_def")
 
 
@@ -86,30 +109,24 @@ def test_a_statement_of_y_minus_p_with_the_right_chain_is_rejected() -> None:
 def test_a_jacobian_diag_p_plus_p_p_transpose_is_rejected() -> None:
     p, i, m = grad.p, grad.i, grad.m
     plus = p[i] * delta(i, m) + p[i] * p[m]
-    with as_written():
-        wrong = with_claim(grad.softmax_gradient, 9, plus, rhs=plus)
-    error = first_error(wrong)
+    error = first_error_with_claim(grad.softmax_gradient, 9, plus, rhs=plus)
     assert (error.step, error.rule) == (9, "softmax_def")
 
 
 def test_a_derivative_that_drops_the_kronecker_delta_is_rejected() -> None:
     d = grad.softmax_gradient
     step6 = d.steps[5].claim.xreplace({delta(grad.i, grad.m): S.One})
-    error = first_error(with_claim(d, 6, step6))
+    error = first_error_with_claim(d, 6, step6)
     assert (error.step, error.rule) == (6, "deriv_entry")
 
 
 def test_the_claim_that_the_cross_entropy_gradient_vanishes_is_rejected() -> None:
-    with as_written():
-        wrong = with_claim(sat.p_minus_y_limit, 8, S.Zero, rhs=S.Zero)
-    error = first_error(wrong)
+    error = first_error_with_claim(sat.p_minus_y_limit, 8, S.Zero, rhs=S.Zero)
     assert (error.step, error.rule) == (8, "limit_at_infinity")
 
 
 def test_the_claim_that_the_jacobian_stays_finite_is_rejected() -> None:
-    with as_written():
-        wrong = with_claim(sat.jacobian_vanishes, 7, S.One, rhs=S.One)
-    error = first_error(wrong)
+    error = first_error_with_claim(sat.jacobian_vanishes, 7, S.One, rhs=S.One)
     assert (error.step, error.rule) == (7, "limit_at_infinity")
 
 
@@ -122,8 +139,8 @@ def test_the_cross_entropy_limit_needs_the_target_to_differ_from_the_leader() ->
 
 def test_a_saturated_softmax_is_not_claimed_uniform() -> None:
     with as_written():
-        wrong = with_claim(sat.saturation_limits, 5, 1 / sat.n, rhs=1 / sat.n)
-    error = first_error(wrong)
+        claim = 1 / sat.n
+    error = first_error_with_claim(sat.saturation_limits, 5, claim, rhs=claim)
     assert (error.step, error.rule) == (5, "limit_at_infinity")
 
 
@@ -146,9 +163,7 @@ def test_the_limit_statement_prints_with_the_square_root_of_two() -> None:
 def test_a_score_difference_with_variance_d_k_is_rejected() -> None:
     # Forgetting the second key's variance: Var(q·k − q·k') = d_k is false.
     d = shift.d
-    with as_written():
-        wrong = with_claim(shift.score_difference_variance, 11, d, rhs=d)
-    error = first_error(wrong)
+    error = first_error_with_claim(shift.score_difference_variance, 11, d, rhs=d)
     assert (error.step, error.rule) == (11, "ring")
 
 
