@@ -52,6 +52,18 @@ CI_BOUNDS: dict[str, int] = {
     "test_correlated_closed_forms_match_monte_carlo_of_gaussian_pairs": 20,
     # two claims decided by the verifier, each a derivation the kernel checks (~0.03 s)
     "tests.claims.test_verify.test_scaling_a_variable_multiplies_its_variance_by_the_square": 40,
+    # about 2²⁰ random numbers drawn (3.5 million at d_k = 4096) and a row-wise dot (~0.011 s)
+    "tests.numeric.test_properties.test_dot_product_variance_with_means_holds_by_monte_carlo": 40,
+    # the same draws, and the exact law of q·k up to d_k = 256 for finite laws (~0.011 s)
+    "tests.numeric.test_properties.test_the_score_of_centred_vectors_has_mean_zero": 40,
+    # the same draws, and a closed form simplified by SymPy (~0.010 s)
+    "tests.numeric.test_properties."
+    "test_scaling_by_root_d_k_leaves_the_product_of_component_variances": 40,
+    # the exact law of q·k up to d_k = 64 by Miller's recurrence on big integers (~0.008 s)
+    "tests.numeric.test_properties.test_scaling_by_root_d_k_holds_exactly_for_finite_laws": 40,
+    # the exact law of q·k with up to 20,000 lattice points, in big integers (~0.018 s)
+    "tests.numeric.test_exact."
+    "test_the_exact_variance_of_q_dot_k_equals_the_theorems_closed_form": 40,
 }
 
 Test = TypeVar("Test", bound=Callable[..., Any])

@@ -36,6 +36,7 @@ from tests.moments import (
     product_cumulants,
     samples_for,
 )
+from tests.profiles import bounded
 from tests.strategies import (
     catalogue_distributions,
     centred,
@@ -121,6 +122,7 @@ def closed_dot(q: Distribution, k: Distribution, d: int) -> sympy.Expr:
     return evaluate_closed_form(rhs("dot_product_variance_with_means"), moment_values(q, k, d))
 
 
+@bounded
 @given(catalogue_distributions(), catalogue_distributions(), dims(4096))
 @example(*POINT_MASSES, 33)
 def test_dot_product_variance_with_means_holds_by_monte_carlo(
@@ -132,6 +134,7 @@ def test_dot_product_variance_with_means_holds_by_monte_carlo(
     assert check_variance(scores, closed_dot(q, k, d), c).agrees
 
 
+@bounded
 @given(catalogue_distributions(), catalogue_distributions(), dims(4096))
 def test_the_score_of_centred_vectors_has_mean_zero(
     q: Distribution, k: Distribution, d: int
@@ -149,6 +152,7 @@ def test_the_score_of_centred_vectors_has_mean_zero(
 # ----------------------------------------------------------------- scaling
 
 
+@bounded
 @given(catalogue_distributions(), catalogue_distributions(), dims(4096))
 def test_scaling_by_root_d_k_leaves_the_product_of_component_variances(
     q: Distribution, k: Distribution, d: int
@@ -166,6 +170,7 @@ def test_scaling_by_root_d_k_leaves_the_product_of_component_variances(
     assert check_variance(scores, expected, c).agrees
 
 
+@bounded
 @given(finite_distributions(), finite_distributions(), dims(1024))
 def test_scaling_by_root_d_k_holds_exactly_for_finite_laws(
     q: Distribution, k: Distribution, d: int
