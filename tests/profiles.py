@@ -44,10 +44,10 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.getenv
 CI_BOUNDS: dict[str, int] = {
     # three kernel-checked answers (four derivations), each compared with the exact law of
     # q·k at the drawn d_k, or at every d_k from 1 to 4 for a symbolic answer (~0.16 s)
-    "tests.calculator.test_witnesses.test_independent_closed_forms_match_exact_enumeration": 10,
+    "tests.calculator.test_witnesses.test_independent_closed_forms_match_exact_enumeration": 8,
     # the same for a correlated pair, moment-matched: two answers, d_k up to 3 (~0.08 s)
     "tests.calculator.test_witnesses."
-    "test_correlated_closed_forms_match_exact_enumeration_of_a_moment_matched_pair": 20,
+    "test_correlated_closed_forms_match_exact_enumeration_of_a_moment_matched_pair": 15,
     # 20,000 Gaussian pairs and two kernel-checked answers for a correlated pair (~0.12 s)
     "tests.calculator.test_witnesses."
     "test_correlated_closed_forms_match_monte_carlo_of_gaussian_pairs": 12,
