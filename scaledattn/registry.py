@@ -65,7 +65,11 @@ def theorem_names() -> tuple[str, ...]:
 
 def find_derivation(name: str) -> Derivation:
     """The derivation called ``name``, or a lemma one cites; InvalidArgument names the closest."""
-    for d in (*all_derivations(), *cited_lemmas()):
+    derivations = all_derivations()
+    for d in derivations:
+        if d.name == name:
+            return d
+    for d in cited_lemmas():  # walked only for a name no module registers
         if d.name == name:
             return d
     raise InvalidArgument(f"unknown theorem {name!r}{closest_name(name, theorem_names())}")

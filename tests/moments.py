@@ -7,6 +7,7 @@ so they must be the true moments under the hypothesis being tested.
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import cache
 
 import numpy as np
 import sympy
@@ -15,6 +16,7 @@ from scaledattn.numeric.distributions import Distribution
 from scaledattn.numeric.montecarlo import BatchCheck, BatchResult, batch_check
 
 
+@cache  # laws are frozen values, drawn again and again: SymPy computes each moment once
 def raw(dist: Distribution, n: int) -> Fraction:
     """E[Xⁿ] as a Fraction."""
     v = sympy.Rational(dist.raw_moment(n))

@@ -42,16 +42,29 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.getenv
 #: Examples under the ``ci`` profile of each bounded property ("module.test": examples),
 #: with the seconds one example takes on the reference machine in the comment.
 CI_BOUNDS: dict[str, int] = {
-    # an exact enumeration of the law of q·k and three kernel-checked answers (~0.17 s)
-    "tests.calculator.test_witnesses.test_independent_closed_forms_match_exact_enumeration": 15,
-    # the same for a correlated pair, moment-matched (~0.05 s)
+    # three kernel-checked answers (four derivations), each compared with the exact law of
+    # q·k at the drawn d_k, or at every d_k from 1 to 4 for a symbolic answer (~0.16 s)
+    "tests.calculator.test_witnesses.test_independent_closed_forms_match_exact_enumeration": 8,
+    # the same for a correlated pair, moment-matched: two answers, d_k up to 3 (~0.08 s)
     "tests.calculator.test_witnesses."
-    "test_correlated_closed_forms_match_exact_enumeration_of_a_moment_matched_pair": 30,
-    # 20,000 Gaussian pairs and two kernel-checked answers (~0.07 s)
+    "test_correlated_closed_forms_match_exact_enumeration_of_a_moment_matched_pair": 15,
+    # 20,000 Gaussian pairs and two kernel-checked answers for a correlated pair (~0.12 s)
     "tests.calculator.test_witnesses."
-    "test_correlated_closed_forms_match_monte_carlo_of_gaussian_pairs": 20,
+    "test_correlated_closed_forms_match_monte_carlo_of_gaussian_pairs": 12,
     # two claims decided by the verifier, each a derivation the kernel checks (~0.03 s)
     "tests.claims.test_verify.test_scaling_a_variable_multiplies_its_variance_by_the_square": 40,
+    # about 2²⁰ random numbers drawn (3.5 million at d_k = 4096) and a row-wise dot (~0.011 s)
+    "tests.numeric.test_properties.test_dot_product_variance_with_means_holds_by_monte_carlo": 40,
+    # the same draws, and the exact law of q·k up to d_k = 256 for finite laws (~0.011 s)
+    "tests.numeric.test_properties.test_the_score_of_centred_vectors_has_mean_zero": 40,
+    # the same draws, and a closed form simplified by SymPy (~0.010 s)
+    "tests.numeric.test_properties."
+    "test_scaling_by_root_d_k_leaves_the_product_of_component_variances": 40,
+    # the exact law of q·k up to d_k = 64 by Miller's recurrence on big integers (~0.008 s)
+    "tests.numeric.test_properties.test_scaling_by_root_d_k_holds_exactly_for_finite_laws": 40,
+    # the exact law of q·k with up to 20,000 lattice points, in big integers (~0.018 s)
+    "tests.numeric.test_exact."
+    "test_the_exact_variance_of_q_dot_k_equals_the_theorems_closed_form": 40,
 }
 
 Test = TypeVar("Test", bound=Callable[..., Any])

@@ -167,11 +167,23 @@ class Environment:
 Tactic = Callable[[Any, Environment], Step | None]
 
 
+#: ``key`` of the targets seen lately, by identity (each entry holds its target, so the
+#: id is not reused while the entry lives): :func:`normalize` asks for the key of the
+#: same object once per tactic it tries, and the normal form is the costly part.
+_KEYS: dict[int, tuple[Any, Any]] = {}
+_KEYS_KEPT = 4096
+
+
 def key(target: Any) -> Any:
     """What two targets must share to be the same: a normal form, or a proposition's key."""
-    if isinstance(target, Boolean):
-        return prop_key(rebuild(target))
-    return normal_form(target)
+    known = _KEYS.get(id(target))
+    if known is not None and known[0] is target:
+        return known[1]
+    found = prop_key(rebuild(target)) if isinstance(target, Boolean) else normal_form(target)
+    if len(_KEYS) >= _KEYS_KEPT:
+        _KEYS.clear()
+    _KEYS[id(target)] = (target, found)
+    return found
 
 
 def _sides(target: Any, fn: Callable[[Expr], Expr]) -> Any:
@@ -267,8 +279,28 @@ def _too_large(target: Any) -> bool:
     return False
 
 
+#: Chains already written, by start and what the tactics read of the environment (its
+#: assumptions and the setting its lemmas are made for): the remedies of a refuted
+#: claim normalize the same two sides again under an equal environment.
+_CHAINS: dict[tuple[Any, tuple[Assumption, ...], Setting | None], Chain] = {}
+_CHAINS_KEPT = 512
+
+
 def normalize(start: Any, env: Environment) -> Chain:
     """Rewrite ``start`` (an expression or an equation) until no tactic changes it."""
+    memo = (start, env.assumptions, env.lemmas.setting)
+    try:
+        known = _CHAINS.get(memo)
+    except TypeError:  # a term SymPy cannot hash
+        return _normalize(start, env)
+    if known is None:
+        if len(_CHAINS) >= _CHAINS_KEPT:
+            _CHAINS.clear()
+        known = _CHAINS[memo] = _normalize(start, env)
+    return known
+
+
+def _normalize(start: Any, env: Environment) -> Chain:
     tactics = TACTICS + (PROPOSITION_TACTICS if isinstance(start, Boolean) else ())
     steps: list[Step] = []
     current = start

@@ -9,6 +9,7 @@ is first reduced by a derivation the kernel checks.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -44,7 +45,7 @@ from scaledattn.claims.syntax import unparse
 from scaledattn.claims.terms import Value, has_moments, is_literal, tolerance
 from scaledattn.derive import audit_of
 from scaledattn.errors import InvalidArgument, Undecided
-from scaledattn.kernel import Derivation
+from scaledattn.kernel import Audit, Derivation
 from scaledattn.kernel.expr import is_random
 from scaledattn.render import render
 from scaledattn.render.display import unicode_line
@@ -89,14 +90,26 @@ def show(x: Expr) -> str:
     return unicode_line(x)
 
 
+#: The rendering and JSON of audits already shown, by identity (each entry holds its
+#: audit): equal derivations share one audit (``audit_of``), and the verifier shows the
+#: same reduction again for a claim's remedies and for the claims that repeat a side.
+_SHOWN: dict[int, tuple[Audit, str, dict[str, Any]]] = {}
+_SHOWN_KEPT = 1024
+
+
 def derivation_evidence(derivation: Derivation, what: str) -> Evidence:
     """Evidence of a checked derivation: its summary, its rendering, and its JSON."""
     result = audit_of(derivation)
+    shown = _SHOWN.get(id(result))
+    if shown is None or shown[0] is not result:
+        if len(_SHOWN) >= _SHOWN_KEPT:
+            _SHOWN.clear()
+        shown = _SHOWN[id(result)] = (result, render(result, "text"), audit_json(result))
     return Evidence(
         "derivation",
         f"{what}: {audit_summary(result)}",
-        render(result, "text"),
-        {"derivation": audit_json(result)},
+        shown[1],
+        {"derivation": copy.deepcopy(shown[2])},  # each Result owns its data
     )
 
 

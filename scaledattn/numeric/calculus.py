@@ -221,8 +221,12 @@ class CalculusEvaluator:
             k, n = self._checked(expr.vector, expr.index, expr.dim, env)
             return self._softmax(expr.vector, k, n)
         if isinstance(expr, SUMS):
-            terms = [self._eval(expr.body, inner) for inner in self._bindings(expr, env)]
-            return sum(terms[1:], terms[0]) if terms else exact(0)
+            free = tuple(sorted(expr.free_symbols, key=str))
+            key = ("sum", expr, tuple(env.get(s, 0) for s in free), self._context())
+            if key not in self._cache:
+                terms = [self._eval(expr.body, inner) for inner in self._bindings(expr, env)]
+                self._cache[key] = sum(terms[1:], terms[0]) if terms else exact(0)
+            return self._cache[key]
         if isinstance(expr, KroneckerDelta):
             a, b = (self.integer(x, env) for x in expr.args)
             return exact(1 if a == b else 0)

@@ -166,6 +166,12 @@ class Evaluator:
     def __init__(self, model: Model) -> None:
         self.model = model
         self._moments: dict[tuple[str, int], Num] = {}
+        # E[·], Var and Cov already computed, by term and the values of the bound
+        # indices it mentions: an unrolled double sum asks for E[qᵢkᵢ] at each i once
+        # per j, and a derivation's steps share most of their terms. Terms are
+        # immutable SymPy objects compared by structure.
+        self._free: dict[Any, tuple[Symbol, ...]] = {}
+        self._known: dict[tuple[Any, tuple[int, ...]], Num] = {}
 
     # -- expectation ------------------------------------------------------
     def moment(self, group: str, n: int) -> Num:
@@ -268,16 +274,14 @@ class Evaluator:
             if expr.name in self.model.values:
                 return _tidy(self.model.values[expr.name])
             raise InvalidArgument(f"the setting gives no value for {expr.name}")
-        if isinstance(expr, E):
-            return self.expect(self.poly(expr.args[0], env))
-        if isinstance(expr, Var):
-            p = self.poly(expr.args[0], env)
-            mean = self.expect(p)
-            return add(self.expect(_poly_mul(p, p)), mul(-1, mul(mean, mean)))
-        if isinstance(expr, Cov):
-            p, q = (self.poly(a, env) for a in expr.args)
-            cross = self.expect(_poly_mul(p, q))
-            return add(cross, mul(-1, mul(self.expect(p), self.expect(q))))
+        if isinstance(expr, (E, Var, Cov)):
+            free = self._free.get(expr)
+            if free is None:
+                free = self._free[expr] = tuple(sorted(expr.free_symbols, key=str))
+            key = (expr, tuple(env.get(s, 0) for s in free))
+            if key not in self._known:
+                self._known[key] = self._moment_value(expr, env)
+            return self._known[key]
         if isinstance(expr, Std):
             return power(self.value(Var(expr.args[0]), env), Fraction(1, 2))
         if isinstance(expr, (IndexSum, CrossSum)):
@@ -300,6 +304,18 @@ class Evaluator:
         if getattr(expr, "is_number", False):
             return _num(expr)
         raise Unsupported(f"cannot evaluate {type(expr).__name__}: {expr}")
+
+    def _moment_value(self, expr: Any, env: Env) -> Num:
+        """E[X], Var X or Cov(X, Y), from the polynomials of their arguments."""
+        if isinstance(expr, E):
+            return self.expect(self.poly(expr.args[0], env))
+        if isinstance(expr, Var):
+            p = self.poly(expr.args[0], env)
+            mean = self.expect(p)
+            return add(self.expect(_poly_mul(p, p)), mul(-1, mul(mean, mean)))
+        p, q = (self.poly(a, env) for a in expr.args)
+        cross = self.expect(_poly_mul(p, q))
+        return add(cross, mul(-1, mul(self.expect(p), self.expect(q))))
 
     def truth(self, prop: Any) -> bool:
         """The truth value of an equation, or a disjunction or conjunction of them."""

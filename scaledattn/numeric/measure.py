@@ -220,6 +220,8 @@ def _enumerate(model: Model, poly: Poly) -> dict[Num, Fraction] | None:
     pmfs = _latent_pmfs(model, keys)
     if pmfs is None:
         return None
+    if all(isinstance(c, (int, Fraction)) for c in poly.values()):
+        return _enumerate_rational(pmfs, poly)
     names = [key for key, _ in pmfs]
     law: dict[Num, Fraction] = {}
     for outcome in itertools.product(*(items for _, items in pmfs)):
@@ -232,6 +234,51 @@ def _enumerate(model: Model, poly: Poly) -> dict[Num, Fraction] | None:
                 term = mul(term, point[key] ** n)
             value = add(value, term)
         law[value] = law.get(value, Fraction(0)) + probability
+    return law
+
+
+def _enumerate_rational(
+    pmfs: list[tuple[LatentKey, list[tuple[Fraction, Fraction]]]], poly: Poly
+) -> dict[Num, Fraction]:
+    """:func:`_enumerate` for rational coefficients, in integers: the same law, faster.
+
+    Each latent's values are aₓ/L and probabilities wₓ/T (L, T its common
+    denominators), so a monomial c·Π vₖⁿᵏ is (c/Π Lₖⁿᵏ)·Π aₖⁿᵏ, and over a common
+    denominator G the polynomial is (Σ Nₘ·Π aₖⁿᵏ)/G with integers Nₘ; the probability
+    of an outcome is Π wₖ / Π Tₖ. Outcomes are summed as integers and divided once.
+    """
+    position = {key: n for n, (key, _) in enumerate(pmfs)}
+    values: list[list[int]] = []
+    weights: list[list[int]] = []
+    scales: list[int] = []
+    total = 1
+    for _, items in pmfs:
+        scale = math.lcm(*(Fraction(v).denominator for v, _ in items))
+        denominator = math.lcm(*(Fraction(p).denominator for _, p in items))
+        values.append([int(Fraction(v) * scale) for v, _ in items])
+        weights.append([int(Fraction(p) * denominator) for _, p in items])
+        scales.append(scale)
+        total *= denominator
+    monomials = []
+    for mono, c in poly.items():
+        divisor = math.prod((scales[position[key]] ** n for key, n in mono), start=1)
+        monomials.append((Fraction(c) / divisor, [(position[key], n) for key, n in mono]))
+    common = math.lcm(*(c.denominator for c, _ in monomials)) if monomials else 1
+    terms = [(int(c * common), powers) for c, powers in monomials]
+    sums: dict[int, int] = {}
+    indices = [range(len(v)) for v in values]
+    for outcome in itertools.product(*indices):
+        numerator = 0
+        for c, powers in terms:
+            for latent, n in powers:
+                c *= values[latent][outcome[latent]] ** n
+            numerator += c
+        weight = math.prod((weights[k][x] for k, x in enumerate(outcome)), start=1)
+        sums[numerator] = sums.get(numerator, 0) + weight
+    law: dict[Num, Fraction] = {}
+    for numerator, weight in sums.items():
+        value = Fraction(numerator, common)
+        law[_tidy_num(value)] = Fraction(weight, total)
     return law
 
 

@@ -17,6 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sympy import KroneckerDelta, S, Symbol
 
+from scaledattn.cache import witness_of
 from scaledattn.derive import audit_of, calc
 from scaledattn.kernel import (
     Axiom,
@@ -35,10 +36,24 @@ from scaledattn.numeric.scores import default_score_settings, read_setting
 from scaledattn.proofs import saturation_limits as sat
 from scaledattn.proofs import shift_invariance as shift
 from scaledattn.proofs import softmax_gradient as grad
+from scaledattn.registry import theorem_modules
 from tests.strategies import score_lists
 
 MODULES = (grad, sat, shift)
 SOFTMAX = [(m, d) for m in MODULES for d in m.derivations if d.name in m.evidence()]
+#: The registry's entry of each proof module, for ``witness_of``.
+REGISTERED = {t.module: t for t in theorem_modules()}
+
+
+def module_witness(module: Any, derivation: Derivation) -> Any:
+    """``derivation_evidence(derivation, module.evidence()[name])``, once per process.
+
+    ``witness_of`` computes it the first time it is asked for and keeps it (fixed seeds:
+    it is deterministic); `check` and the generated pages ask for the same.
+    """
+    return witness_of(REGISTERED[module], derivation)
+
+
 delta = KroneckerDelta
 
 
@@ -67,7 +82,8 @@ def refuted_steps(d: Derivation, settings_: Any) -> list[set[tuple[int, str]]]:
 def test_every_softmax_derivation_agrees_with_numbers_on_its_evidence(
     module: Any, derivation: Derivation
 ) -> None:
-    w = derivation_evidence(derivation, module.evidence()[derivation.name])
+    w = module_witness(module, derivation)
+    assert w.source == "evidence()"
     assert w.agrees, w.as_json()
     for s in w.settings:
         assert s.measurement is not None
@@ -88,7 +104,7 @@ def test_the_statement_is_measured_by_a_route_that_fits_it(
     derivation: Derivation, method: str
 ) -> None:
     module = next(m for m in MODULES if derivation in m.derivations)
-    w = derivation_evidence(derivation, module.evidence()[derivation.name])
+    w = module_witness(module, derivation)
     assert {s.measurement.method for s in w.settings if s.measurement} == {method}
 
 

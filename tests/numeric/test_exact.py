@@ -21,6 +21,7 @@ from scaledattn.numeric.exact import (
 )
 from scaledattn.numeric.witness import evaluate_closed_form, moment_values
 from scaledattn.registry import find_derivation
+from tests.profiles import bounded
 from tests.strategies import dims, finite_distributions
 
 
@@ -62,6 +63,7 @@ def _closed_form(q: Distribution, k: Distribution, d: int) -> object:
     return evaluate_closed_form(rhs, moment_values(q, k, d))
 
 
+@bounded
 @given(finite_distributions(), finite_distributions(), dims(4096))
 def test_the_exact_variance_of_q_dot_k_equals_the_theorems_closed_form(
     q: Distribution, k: Distribution, d: int

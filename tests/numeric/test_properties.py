@@ -14,6 +14,7 @@ import itertools
 import math
 import zlib
 from fractions import Fraction
+from functools import cache
 
 import numpy as np
 import sympy
@@ -24,7 +25,7 @@ from scaledattn.kernel.expr import rebuild
 from scaledattn.numeric.distributions import Bernoulli, Coin, Distribution, Finite
 from scaledattn.numeric.evaluate import Evaluator
 from scaledattn.numeric.exact import score_law
-from scaledattn.numeric.model import build_model, signature
+from scaledattn.numeric.model import Signature, build_model, signature
 from scaledattn.numeric.montecarlo import sample_scores
 from scaledattn.numeric.witness import evaluate_closed_form, moment_values
 from scaledattn.registry import find_derivation
@@ -36,6 +37,7 @@ from tests.moments import (
     product_cumulants,
     samples_for,
 )
+from tests.profiles import bounded
 from tests.strategies import (
     catalogue_distributions,
     centred,
@@ -53,8 +55,19 @@ def seed_of(*example: object) -> int:
     return zlib.crc32(repr(example).encode())
 
 
+# What does not depend on the drawn example is looked up once per process: the
+# theorems are module constants, and the registry imports every proof module per lookup.
+derivation = cache(find_derivation)
+
+
+@cache
 def rhs(name: str) -> sympy.Expr:
-    return rebuild(find_derivation(name).statement.rhs)
+    return rebuild(derivation(name).statement.rhs)
+
+
+@cache
+def signature_of(name: str) -> Signature:
+    return signature(derivation(name))
 
 
 def to_fraction(x: object) -> Fraction:
@@ -66,9 +79,8 @@ def to_fraction(x: object) -> Fraction:
 
 
 def pair_model(x: Distribution, a: Fraction, z: Distribution, name: str) -> Evaluator:
-    d = find_derivation(name)
     y = {"X": a, "noise": z.spec} if a else z.spec
-    return Evaluator(build_model(signature(d), {"X": x.spec, "Y": y}))
+    return Evaluator(build_model(signature_of(name), {"X": x.spec, "Y": y}))
 
 
 @given(finite_distributions(), rationals(-2, 2), finite_distributions())
@@ -77,7 +89,7 @@ def test_variance_of_sum_holds_exactly_for_dependent_pairs(
 ) -> None:
     # Y = aX + Z: the covariance a·Var X is not zero unless a = 0.
     ev = pair_model(x, a, z, "variance_of_sum")
-    closed = ev.value(find_derivation("variance_of_sum").statement.rhs)
+    closed = ev.value(derivation("variance_of_sum").statement.rhs)
     # Var(X + Y) by brute force over the joint pmf of (X, Z).
     law = [
         (vx + (a * vx + vz), px * pz)
@@ -93,7 +105,7 @@ def test_variance_of_sum_holds_by_monte_carlo_for_dependent_pairs(
     x: Distribution, a: Fraction, z: Distribution
 ) -> None:
     ev = pair_model(x, a, z, "variance_of_sum")
-    closed = ev.value(find_derivation("variance_of_sum").statement.rhs)
+    closed = ev.value(derivation("variance_of_sum").statement.rhs)
     rng = np.random.default_rng(seed_of(x.spec, a, z.spec))
     n = samples_for(2)
     xs = x.sample(rng, n)
@@ -106,7 +118,7 @@ def test_variance_of_sum_holds_by_monte_carlo_for_dependent_pairs(
 @example(*POINT_MASSES)
 def test_variances_of_independent_variables_add(x: Distribution, y: Distribution) -> None:
     ev = pair_model(x, Fraction(0), y, "variance_of_sum_of_indep")
-    closed = ev.value(find_derivation("variance_of_sum_of_indep").statement.rhs)
+    closed = ev.value(derivation("variance_of_sum_of_indep").statement.rhs)
     rng = np.random.default_rng(seed_of(x.spec, y.spec))
     n = samples_for(2)
     s = x.sample(rng, n) + y.sample(rng, n)
@@ -121,6 +133,7 @@ def closed_dot(q: Distribution, k: Distribution, d: int) -> sympy.Expr:
     return evaluate_closed_form(rhs("dot_product_variance_with_means"), moment_values(q, k, d))
 
 
+@bounded
 @given(catalogue_distributions(), catalogue_distributions(), dims(4096))
 @example(*POINT_MASSES, 33)
 def test_dot_product_variance_with_means_holds_by_monte_carlo(
@@ -132,6 +145,7 @@ def test_dot_product_variance_with_means_holds_by_monte_carlo(
     assert check_variance(scores, closed_dot(q, k, d), c).agrees
 
 
+@bounded
 @given(catalogue_distributions(), catalogue_distributions(), dims(4096))
 def test_the_score_of_centred_vectors_has_mean_zero(
     q: Distribution, k: Distribution, d: int
@@ -149,6 +163,7 @@ def test_the_score_of_centred_vectors_has_mean_zero(
 # ----------------------------------------------------------------- scaling
 
 
+@bounded
 @given(catalogue_distributions(), catalogue_distributions(), dims(4096))
 def test_scaling_by_root_d_k_leaves_the_product_of_component_variances(
     q: Distribution, k: Distribution, d: int
@@ -166,6 +181,7 @@ def test_scaling_by_root_d_k_leaves_the_product_of_component_variances(
     assert check_variance(scores, expected, c).agrees
 
 
+@bounded
 @given(finite_distributions(), finite_distributions(), dims(1024))
 def test_scaling_by_root_d_k_holds_exactly_for_finite_laws(
     q: Distribution, k: Distribution, d: int
