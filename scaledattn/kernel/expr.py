@@ -17,6 +17,7 @@ Sum(q_i**2, (i, 1, 3))
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Callable
 from fractions import Fraction
@@ -478,8 +479,13 @@ def _canon_cross(expr: IndexSum, depth: int) -> Expr:
     return expr.remake(_canon(body, depth + 2), new, expr.upper)
 
 
+@functools.lru_cache(maxsize=20_000, typed=True)
 def normal_form(expr: Expr) -> Expr:
-    """The kernel's normal form: evaluate, rename bound indices, ``expand``."""
+    """The kernel's normal form: evaluate, rename bound indices, ``expand``.
+
+    Kept per term (at most 20,000): a term is a key by SymPy's equality, which is
+    structural (2 is not 2.0, one Dummy is not another), and by its type (``True == 1``).
+    """
     with evaluate(True):
         return sympy.expand(canonical_indices(sympy.expand(_rebuild(expr))))
 

@@ -163,6 +163,7 @@ def test_canonical_names_are_made_on_first_use(monkeypatch: pytest.MonkeyPatch) 
     import scaledattn.kernel.expr as expr_module
 
     monkeypatch.setattr(expr_module, "_CANONICAL", {})
+    expr_module.normal_form.cache_clear()  # else read, not computed
     test_a_binder_added_later_compares_up_to_the_names_it_binds()
     made = list(expr_module._CANONICAL.values())
     assert len(made) == 2  # depths 0 and 1
