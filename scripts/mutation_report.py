@@ -108,6 +108,18 @@ _IMPORT = (
     " mutant on; the table it fills is tested (every rule in test_rules' ACCEPT and REJECT)"
 )
 
+
+def _fresh_index_names() -> dict[int, str]:
+    """fresh_index's mutants that only respell a candidate name (``"XXjXX"``, ``"J"``)."""
+    names = ("i", "j", "l", "m", "r", "s", "t", "u", "v", "w")
+    found = {1: 'preferred: str = "XXjXX"', 2: 'preferred: str = "J"'}
+    for k, name in enumerate(names):
+        for n, spelled in ((4 + 2 * k, f"XX{name}XX"), (5 + 2 * k, name.upper())):
+            quoted = [f'"{spelled}"' if m == k else f'"{x}"' for m, x in enumerate(names)]
+            found[n] = f"for name in (preferred, {', '.join(quoted)}):"
+    return found
+
+
 #: Single mutants argued equivalent, by mutmut's name, with the mutated text and the reason.
 #: Reviewed against the run of 2026-12-01 (kernel): entries whose number had come to
 #: name another mutant were renumbered or removed.
@@ -142,6 +154,23 @@ ARGUED: dict[str, Argument] = {
         "display: the order of a product as written",
     ),
     # --------------------------------------------------------------- the kernel
+    **_argue(
+        K + "expr.x_fresh_index",
+        _fresh_index_names(),
+        "the spelling of a fresh index: the loop still skips every name in use, and the"
+        " kernel compares bound indices up to renaming (a name in use is a survivor)",
+    ),
+    K + "calculus.x__exp_of_delta__mutmut_5": Argument(
+        "sympy.preorder_traversal(None)",
+        "a redundant guard: subst never replaces a delta under a binder of one of its"
+        " indices (the binder discipline), and a delta is a constant for a derivative and"
+        " a limit, so e^f = e^{f|δ=0} + (e^{f|δ=1} − e^{f|δ=0})·δ holds inside them too",
+    ),
+    K + "calculus.x__limit_at_infinity__mutmut_49": Argument(
+        "return None if (value is None) and False else (value, NOTHING)",
+        "a rewrite to None is no rewrite: _everywhere's visit returns the new term, a node"
+        " whose visit gives None is kept, and NOTHING adds no assumption",
+    ),
     K + "expr.xǁRandomVectorǁ__hash____mutmut_1": Argument(
         "hash(None)",
         "a constant hash keeps the hash contract (equal vectors, equal hashes); only speed changes",

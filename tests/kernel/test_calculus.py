@@ -13,7 +13,7 @@ import pytest
 from sympy import KroneckerDelta, S, Symbol, exp, log, sqrt
 
 from scaledattn.derive import audit_of, calc
-from scaledattn.errors import InvalidArgument, ProofError
+from scaledattn.errors import InvalidArgument, ProofError, StepMismatch
 from scaledattn.kernel import (
     Audit,
     Deriv,
@@ -340,6 +340,14 @@ def test_limit_at_infinity_rejects_a_wrong_value() -> None:
 
 def test_limit_at_infinity_refuses_a_divergent_ratio() -> None:
     rejection(Lim(exp(2 * lam) / (1 + exp(lam)), lam), S.Zero, limit_at_infinity)
+
+
+def test_limit_at_infinity_refuses_a_root_whose_square_has_no_limit() -> None:
+    # √(1 + e^λ) + 1 > 0 holds a root, so the rule looks for lim f² = lim (2 + e^λ +
+    # 2√(1 + e^λ)), which diverges: the rule does not apply, a plain mismatch (not a
+    # rule that broke on the missing limit).
+    error = rejection(Lim(sqrt(1 + exp(lam)) + 1, lam), S.One, limit_at_infinity)
+    assert isinstance(error, StepMismatch)
 
 
 def test_limit_at_infinity_refuses_a_leading_coefficient_not_known_non_zero() -> None:
