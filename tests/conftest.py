@@ -223,7 +223,7 @@ if os.environ.get("SCALEDATTN_FRESH_CACHES"):
         from scaledattn.kernel import expr
         from scaledattn.prooffile import search
 
-        expr.normal_form.cache_clear()  # the kernel's normal forms, by term
+        expr._NORMAL_FORMS.clear()  # the kernel's normal forms, by term
         automation._KEYS.clear()  # the automation's normal forms and chains
         automation._CHAINS.clear()
         derive._AUDITS.clear()

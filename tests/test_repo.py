@@ -48,7 +48,10 @@ KERNEL_THIRD_PARTY = {"sympy"}
 # is applied where a sum or limit binds that index (about 40 lines).
 # 2150 → 2100: issue 12 added the binder discipline (binders.py), axioms and term
 # conversion, and moved out what trust does not need (printers, hints, rule docs).
-KERNEL_LINE_BUDGET = 2100
+# 2100 → 2140 (issue 13, on purpose): normal forms kept per term, and what a review of
+# that found (a display Group or Function class with its own equality or expansion is
+# not a term; a claim may not hold the kernel's bound names).
+KERNEL_LINE_BUDGET = 2140
 
 
 def _module_name(path: Path) -> str:

@@ -17,7 +17,6 @@ Sum(q_i**2, (i, 1, 3))
 
 from __future__ import annotations
 
-import functools
 import itertools
 from collections.abc import Callable
 from fractions import Fraction
@@ -25,7 +24,7 @@ from typing import Any
 
 import sympy
 from sympy import Expr, Integer, Symbol
-from sympy.core.function import AppliedUndef
+from sympy.core.function import UndefinedFunction
 from sympy.core.logic import fuzzy_and
 from sympy.core.parameters import evaluate
 from sympy.printing.precedence import PRECEDENCE
@@ -123,13 +122,25 @@ _term = as_term
 
 
 def _foreign(x: sympy.Basic) -> type | None:
-    """The first class in ``x`` defined neither by SymPy nor by the kernel, if any."""
+    """The first class in ``x`` defined neither by SymPy nor by the kernel, if any.
+
+    Also allowed: a display ``Group`` that keeps SymPy's equality, and ``Function("f")``
+    as SymPy makes it.
+    """
     for node in sympy.preorder_traversal(x):
-        module = type(node).__module__ or ""
-        if module.startswith(("sympy.", "scaledattn.kernel.")):
+        cls = type(node)
+        if (cls.__module__ or "").startswith(("sympy.", "scaledattn.kernel.")):
             continue
-        if not isinstance(node, (Group, AppliedUndef)):
-            return type(node)
+        if isinstance(node, Group) and all(
+            getattr(cls, m) is getattr(Group, m) for m in ("__eq__", "__hash__", _CONTENT)
+        ):
+            continue
+        if type(cls) is UndefinedFunction and all(
+            k in _PLAIN_FUNCTION or (k.startswith("is_") and v in (True, False, None))
+            for k, v in vars(cls).items()
+        ):
+            continue
+        return cls
     return None
 
 
@@ -399,6 +410,11 @@ def _rebuild(expr: Any) -> Any:
 
 _BOUND = tuple(sympy.Dummy(f"ι{n}", integer=True, positive=True) for n in range(64))
 _CANONICAL: dict[tuple[int, tuple[tuple[str, bool], ...]], Symbol] = {}
+#: The kernel's bound names: free in a claim or statement, one would be captured.
+RESERVED: set[Symbol] = set(_BOUND)
+_CONTENT = "_hashable_content"
+#: What ``Function("f")`` puts in the class it makes (a user class may add nothing).
+_PLAIN_FUNCTION = frozenset(vars(sympy.Function("f")))
 
 
 def canonical_indices(expr: Expr) -> Expr:
@@ -450,6 +466,7 @@ def _canonical_dummy(depth: int, like: Symbol) -> Symbol:
     key = (depth, tuple(sorted(like.assumptions0.items())))
     if key not in _CANONICAL:
         _CANONICAL[key] = sympy.Dummy(f"β{depth}", **like.assumptions0)
+        RESERVED.add(_CANONICAL[key])
     return _CANONICAL[key]
 
 
@@ -479,15 +496,46 @@ def _canon_cross(expr: IndexSum, depth: int) -> Expr:
     return expr.remake(_canon(body, depth + 2), new, expr.upper)
 
 
-@functools.lru_cache(maxsize=20_000, typed=True)
+_NORMAL_FORMS: dict[Expr, Expr] = {}
+NORMAL_FORMS_KEPT = 20_000
+
+
 def normal_form(expr: Expr) -> Expr:
     """The kernel's normal form: evaluate, rename bound indices, ``expand``.
 
-    Kept per term (at most 20,000): a term is a key by SymPy's equality, which is
-    structural (2 is not 2.0, one Dummy is not another), and by its type (``True == 1``).
+    Kept per term (at most 20,000) when every class in it is SymPy's or the kernel's,
+    whose equality is structural (2 is not 2.0, one Dummy is not another); a term the
+    kernel admits (``as_term``) has that equality at every node, so a lookup is exact.
     """
-    with evaluate(True):
-        return sympy.expand(canonical_indices(sympy.expand(_rebuild(expr))))
+    found = _NORMAL_FORMS.get(expr) if _hashable(expr) else None
+    if found is None:
+        with evaluate(True):
+            found = sympy.expand(canonical_indices(sympy.expand(_rebuild(expr))))
+        if _structural(expr):
+            if len(_NORMAL_FORMS) >= NORMAL_FORMS_KEPT:
+                _NORMAL_FORMS.clear()
+            _NORMAL_FORMS[expr] = found
+    return found
+
+
+def _hashable(expr: Any) -> bool:
+    try:
+        hash(expr)
+    except TypeError:
+        return False
+    return True
+
+
+def _structural(expr: Any) -> bool:
+    """Whether ``expr`` is hashable and holds only SymPy's and the kernel's classes."""
+    return (
+        _hashable(expr)
+        and isinstance(expr, sympy.Basic)
+        and all(
+            (type(n).__module__ or "").startswith(("sympy.", "scaledattn.kernel."))
+            for n in sympy.preorder_traversal(expr)
+        )
+    )
 
 
 #: Ways to show a difference non-zero, filled outside the kernel (``scaledattn.explain``):

@@ -37,7 +37,7 @@ from scaledattn.errors import (
 )
 from scaledattn.kernel.assumptions import Assumption, Context
 from scaledattn.kernel.binders import Scope, arg_scopes
-from scaledattn.kernel.expr import as_term, normal_form, rebuild, same
+from scaledattn.kernel.expr import RESERVED, as_term, normal_form, rebuild, same
 from scaledattn.kernel.rules import RULES, Rule, is_registered, prop_key
 
 __all__ = [
@@ -301,6 +301,8 @@ def _claim(kind: str, x: Any) -> Any:
     if kind == "iff" and isinstance(x, bool):
         return sympy.true if x else sympy.false
     term = as_term(x)
+    if isinstance(term, sympy.Basic) and term.free_symbols & RESERVED:
+        raise InvalidArgument(f"{_show(term)} holds a name the kernel keeps for bound indices")
     if kind == "calc" and not isinstance(term, Expr):
         raise InvalidArgument(f"a chain of equalities claims expressions, got {_show(term)}")
     if kind == "iff" and not isinstance(term, Boolean):

@@ -13,16 +13,18 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
-from sympy import Dummy, Eq, Expr, Integer, Rational, Symbol
+from sympy import Dummy, Eq, Expr, Function, Integer, Rational, Symbol
 
-from scaledattn.errors import InvalidArgument, UnknownRule
+from scaledattn.errors import IllFormed, InvalidArgument, UnknownRule
 from scaledattn.kernel import (
+    RULES,
     Context,
     CrossSum,
     Derivation,
     E,
     Equation,
     Equivalence,
+    Group,
     IndexSum,
     Lim,
     Moment,
@@ -41,7 +43,7 @@ from scaledattn.kernel import (
 from scaledattn.kernel import rules as R
 from scaledattn.kernel.assumptions import Assumption
 from scaledattn.kernel.binders import Binder, Scope, subst
-from scaledattn.kernel.expr import OpaqueTerm
+from scaledattn.kernel.expr import OpaqueTerm, as_term
 
 i, j, k = index("i"), index("j"), index("k")
 i1 = index("i'")
@@ -163,7 +165,7 @@ def test_canonical_names_are_made_on_first_use(monkeypatch: pytest.MonkeyPatch) 
     import scaledattn.kernel.expr as expr_module
 
     monkeypatch.setattr(expr_module, "_CANONICAL", {})
-    expr_module.normal_form.cache_clear()  # else read, not computed
+    monkeypatch.setattr(expr_module, "_NORMAL_FORMS", {})  # else read, not computed
     test_a_binder_added_later_compares_up_to_the_names_it_binds()
     made = list(expr_module._CANONICAL.values())
     assert len(made) == 2  # depths 0 and 1
@@ -323,3 +325,71 @@ def test_the_rule_table_stays_closed_when_frozen_again() -> None:
     with pytest.raises(RuntimeError, match="frozen"):
         R.register(FORGET)
     assert "forget_mean" not in R.RULES
+
+
+# ------------------------------------- terms the kernel keeps or admits (a review)
+
+
+def test_a_display_group_with_its_own_equality_is_not_a_term() -> None:
+    # A Group subclass equal to every other: kept by term, G(E(X)) ↦ E(X) would be
+    # read back for G(E(Y)), and E(X) = E(Y) proved.
+    class G(Group):
+        def __eq__(self, other: object) -> bool:
+            return isinstance(other, G)
+
+        def __hash__(self) -> int:
+            return 1
+
+    ring = RULES["ring"]
+    bogus = Derivation(
+        "bogus", Equation(E(X), G(E(Y))), (Step(ring, G(E(X))), Step(ring, G(E(Y)))), ()
+    )
+    result = audit(bogus)
+    assert not result.verified
+    assert "neither SymPy's nor the kernel's" in str(result.errors[0])
+
+
+def test_an_unhashable_group_is_refused_not_a_crash() -> None:
+    class H(Group):
+        __hash__ = None  # type: ignore[assignment]
+
+    result = audit(Derivation("h", Equation(E(X), H(E(X))), (Step(RULES["ring"], H(E(X))),), ()))
+    assert not result.verified
+    assert isinstance(result.errors[0], IllFormed)
+
+
+def test_a_function_class_with_its_own_expansion_is_not_a_term() -> None:
+    # SymPy's equality of undefined functions reads only the name: H == Function("f").
+    # H expands to 0; had it been admitted (or its normal form kept), f(E(X)) = 0.
+    hacked = type(Function("f"))("f", __dict__={"_eval_expand_mul": lambda self, **h: 0})
+    with pytest.raises(InvalidArgument, match="neither SymPy's nor the kernel's"):
+        as_term(hacked(E(X)))
+    plain = Function("f")
+    proof = Derivation("f_is_zero", Equation(plain(E(X)), 0), (Step(RULES["ring"], 0),), ())
+    assert not audit(proof).verified
+    assert as_term(Function("g", real=True)(E(X))) == Function("g", real=True)(E(X))
+
+
+def test_a_kernel_bound_name_cannot_be_a_free_constant() -> None:
+    # The canonical name of a bound index, read off a normal form and used free,
+    # would be captured: Σᵢ i·c = Σᵢ i² "by ring".
+    c = normal_form(IndexSum(i, i, n)).args[1]
+    proof = Derivation(
+        "capture",
+        Equation(IndexSum(i * c, i, n), IndexSum(i**2, i, n)),
+        (Step(RULES["ring"], IndexSum(i**2, i, n)),),
+        (),
+    )
+    result = audit(proof)
+    assert not result.verified
+    assert "keeps for bound indices" in str(result.errors[0])
+
+
+def test_a_term_of_a_class_outside_sympy_and_the_kernel_is_not_kept() -> None:
+    import scaledattn.kernel.expr as expr_module
+
+    f = Function("f")
+    expr_module._NORMAL_FORMS.clear()
+    normal_form(f(E(X)) + E(X))
+    normal_form(E(X) + E(Y))
+    assert list(expr_module._NORMAL_FORMS) == [E(X) + E(Y)]
