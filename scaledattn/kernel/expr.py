@@ -122,11 +122,7 @@ _term = as_term
 
 
 def _foreign(x: sympy.Basic) -> type | None:
-    """The first class in ``x`` defined neither by SymPy nor by the kernel, if any.
-
-    Also allowed: a display ``Group`` that keeps SymPy's equality, and ``Function("f")``
-    as SymPy makes it.
-    """
+    """The first class in ``x`` neither SymPy's nor the kernel's, if any (docs/kernel.md)."""
     for node in sympy.preorder_traversal(x):
         cls = type(node)
         if (cls.__module__ or "").startswith(("sympy.", "scaledattn.kernel.")):
@@ -503,38 +499,28 @@ NORMAL_FORMS_KEPT = 20_000
 def normal_form(expr: Expr) -> Expr:
     """The kernel's normal form: evaluate, rename bound indices, ``expand``.
 
-    Kept per term (at most 20,000) when every class in it is SymPy's or the kernel's,
-    whose equality is structural (2 is not 2.0, one Dummy is not another); a term the
-    kernel admits (``as_term``) has that equality at every node, so a lookup is exact.
+    Kept per term of SymPy's and the kernel's classes only (docs/kernel.md).
     """
-    found = _NORMAL_FORMS.get(expr) if _hashable(expr) else None
+    try:
+        found = _NORMAL_FORMS.get(expr)
+        keep = found is None and _structural(expr)
+    except TypeError:  # unhashable: computed every time, never kept
+        found, keep = None, False
     if found is None:
         with evaluate(True):
             found = sympy.expand(canonical_indices(sympy.expand(_rebuild(expr))))
-        if _structural(expr):
-            if len(_NORMAL_FORMS) >= NORMAL_FORMS_KEPT:
-                _NORMAL_FORMS.clear()
-            _NORMAL_FORMS[expr] = found
+    if keep:
+        if len(_NORMAL_FORMS) >= NORMAL_FORMS_KEPT:
+            _NORMAL_FORMS.clear()
+        _NORMAL_FORMS[expr] = found
     return found
 
 
-def _hashable(expr: Any) -> bool:
-    try:
-        hash(expr)
-    except TypeError:
-        return False
-    return True
-
-
 def _structural(expr: Any) -> bool:
-    """Whether ``expr`` is hashable and holds only SymPy's and the kernel's classes."""
-    return (
-        _hashable(expr)
-        and isinstance(expr, sympy.Basic)
-        and all(
-            (type(n).__module__ or "").startswith(("sympy.", "scaledattn.kernel."))
-            for n in sympy.preorder_traversal(expr)
-        )
+    """Whether ``expr`` holds only SymPy's and the kernel's classes (structural equality)."""
+    return isinstance(expr, sympy.Basic) and all(
+        (type(n).__module__ or "").startswith(("sympy.", "scaledattn.kernel."))
+        for n in sympy.preorder_traversal(expr)
     )
 
 
