@@ -230,6 +230,5 @@ if os.environ.get("SCALEDATTN_FRESH_CACHES"):
         derive._BY_CONTENT.clear()
         gaussian._joint_moments.cache_clear()
         cache.forget()
-        search._KEYS.clear()  # normal forms the kernel computed
-        search._NORMAL.clear()
+        search._KEYS.clear()  # the keys of propositions the search compared
         search._CHAINS.clear()  # chains of the kernel's rules

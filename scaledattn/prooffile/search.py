@@ -361,13 +361,11 @@ class Search:
         return self.check(prev, best[1], claim, number) if best else None
 
 
-#: ``claims.automation.key`` and the kernel's ``normal_form`` of the terms the search
-#: compares, kept per process: each candidate is compared with the same claim and previous
-#: expression. (The two differ: a symbol is also a proposition to SymPy, whose key is not
-#: its normal form.)
+#: ``claims.automation.key`` of the propositions the search compares, kept per process:
+#: each candidate is compared with the same claim and previous expression. (The kernel
+#: keeps normal forms itself; a proposition's key is not its normal form.)
 _KEYS: dict[Any, Any] = {}
-_NORMAL: dict[Any, Any] = {}
-#: At most this many of each are kept; then the table starts again.
+#: At most this many are kept; then the table starts again.
 MAX_KEYS = 20000
 
 
@@ -394,8 +392,8 @@ def key(term: Any) -> Any:
 
 
 def normal(term: Any) -> Any:
-    """The kernel's ``normal_form(term)`` (kept)."""
-    return _kept(_NORMAL, term, normal_form)
+    """The kernel's ``normal_form(term)`` (which the kernel keeps per term)."""
+    return normal_form(term)
 
 
 #: What :meth:`Search.applied` keeps for a rule that raised on a term.
