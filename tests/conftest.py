@@ -224,7 +224,7 @@ if os.environ.get("SCALEDATTN_FRESH_CACHES"):
         from scaledattn.prooffile import search
 
         expr._NORMAL_FORMS.clear()  # the kernel's normal forms, by term
-        automation._KEYS.clear()  # the automation's normal forms and chains
+        automation._KEYS.clear()  # the automation's propositions' keys and chains
         automation._CHAINS.clear()
         derive._AUDITS.clear()
         derive._BY_CONTENT.clear()

@@ -167,19 +167,21 @@ class Environment:
 Tactic = Callable[[Any, Environment], Step | None]
 
 
-#: ``key`` of the targets seen lately, by identity (each entry holds its target, so the
-#: id is not reused while the entry lives): :func:`normalize` asks for the key of the
-#: same object once per tactic it tries, and the normal form is the costly part.
+#: ``key`` of the propositions seen lately, by identity (each entry holds its target, so
+#: the id is not reused while the entry lives): :func:`normalize` asks for the key of the
+#: same object once per tactic it tries. (The kernel keeps normal forms itself.)
 _KEYS: dict[int, tuple[Any, Any]] = {}
 _KEYS_KEPT = 4096
 
 
 def key(target: Any) -> Any:
     """What two targets must share to be the same: a normal form, or a proposition's key."""
+    if not isinstance(target, Boolean):
+        return normal_form(target)
     known = _KEYS.get(id(target))
     if known is not None and known[0] is target:
         return known[1]
-    found = prop_key(rebuild(target)) if isinstance(target, Boolean) else normal_form(target)
+    found = prop_key(rebuild(target))
     if len(_KEYS) >= _KEYS_KEPT:
         _KEYS.clear()
     _KEYS[id(target)] = (target, found)
