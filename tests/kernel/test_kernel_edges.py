@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from sympy import Dummy, Eq, Expr, Function, Integer, Rational, Symbol
+from sympy.core.cache import clear_cache
 
 from scaledattn.errors import IllFormed, InvalidArgument, UnknownRule
 from scaledattn.kernel import (
@@ -362,8 +363,14 @@ def test_a_function_class_with_its_own_expansion_is_not_a_term() -> None:
     # SymPy's equality of undefined functions reads only the name: H == Function("f").
     # H expands to 0; had it been admitted (or its normal form kept), f(E(X)) = 0.
     hacked = type(Function("f"))("f", __dict__={"_eval_expand_mul": lambda self, **h: 0})
+    # SymPy caches applications by arguments and (name-equal) class: without clearing,
+    # hacked(E(X)) may be an earlier test's plain f(E(X)), and the refusal untested.
+    clear_cache()
+    attack = hacked(E(X))
+    assert type(attack) is hacked
     with pytest.raises(InvalidArgument, match="neither SymPy's nor the kernel's"):
-        as_term(hacked(E(X)))
+        as_term(attack)
+    clear_cache()
     plain = Function("f")
     proof = Derivation("f_is_zero", Equation(plain(E(X)), 0), (Step(RULES["ring"], 0),), ())
     assert not audit(proof).verified
