@@ -24,6 +24,8 @@ Examples
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import sympy
@@ -191,54 +193,87 @@ def proof_term(expr: Any) -> str:
         return str(ProofPrinter({"order": None}).doprint(rebuild(expr)))
 
 
-def proof_assumption(a: Assumption) -> str:
-    """One assumption as an ``assume:`` line's text."""
+def proof_assumption(a: Assumption, term: Callable[[Any], str] = proof_term) -> str:
+    """One assumption as an ``assume:`` line's text (``term`` writes each of its terms)."""
     if isinstance(a, Independent):
-        return f"independent({', '.join(proof_term(u) for u in a.units)})"
+        return f"independent({', '.join(term(u) for u in a.units)})"
     if isinstance(a, IndependentComponents):
         return f"independent({', '.join(v.name for v in a.vectors)})"
     if isinstance(a, IndependentPairs):
         return f"independent_pairs({', '.join(v.name for v in a.vectors)})"
     if isinstance(a, Moment):
-        return f"{proof_term(a.lhs)} = {proof_term(a.value)}"
+        return f"{term(a.lhs)} = {term(a.value)}"
     if isinstance(a, Positive):
-        return f"{proof_term(a.symbol)} > 0"
+        return f"{term(a.symbol)} > 0"
     if isinstance(a, IndexRange):
-        return f"1 <= {proof_term(a.index)} <= {proof_term(a.upper)}"
+        return f"1 <= {term(a.index)} <= {term(a.upper)}"
     if isinstance(a, Distinct):
         first, second = sorted(a.pair, key=str)
         return f"{first} != {second}"
     if isinstance(a, Entries):
-        entry = proof_term(Entry(a.name, a.index, a.dim))
-        return f"{entry} = {proof_term(a.body)}"
+        entry = term(Entry(a.name, a.index, a.dim))
+        return f"{entry} = {term(a.body)}"
     raise InvalidArgument(f"the proof format cannot write the assumption {a}")
 
 
-def _symbols(derivation: Derivation) -> list[Symbol]:
-    found: dict[str, Symbol] = {}
+def _items(derivation: Derivation, *, units: bool) -> list[Any]:
+    """A derivation's terms: statement, claims, the assumptions' term fields.
+
+    With ``units``, also the units of an independence and the names of a distinctness.
+    """
     items: list[Any] = [derivation.statement.lhs, derivation.statement.rhs]
     items += [s.claim for s in derivation.steps]
     for a in derivation.assumptions:
         items += [v for v in vars(a).values() if isinstance(v, sympy.Basic)]
-        items += [u for u in getattr(a, "units", ()) if isinstance(u, sympy.Basic)]
-        items += list(getattr(a, "pair", ()))
-    for item in items:
-        for s in sympy.preorder_traversal(rebuild(item)):
+        if units:
+            items += [u for u in getattr(a, "units", ()) if isinstance(u, sympy.Basic)]
+            items += list(getattr(a, "pair", ()))
+    return items
+
+
+class _Rebuilt:
+    """``rebuild`` of the terms of one derivation's rendering, each term object once.
+
+    The declarations look at every term of a derivation and the proof format writes
+    the same terms again: each is rebuilt (re-evaluated bottom-up) once. Keyed by
+    identity, each entry holding its term, for the rendering of one derivation only.
+    """
+
+    def __init__(self) -> None:
+        self._done: dict[int, tuple[Any, Any]] = {}
+
+    def __call__(self, expr: Any) -> Any:
+        hit = self._done.get(id(expr))
+        if hit is not None and hit[0] is expr:
+            return hit[1]
+        found = rebuild(expr)
+        self._done[id(expr)] = (expr, found)
+        return found
+
+    def term(self, expr: Any) -> str:
+        """``proof_term(expr)``, rebuilding ``expr`` once for this rendering."""
+        with evaluate(True):
+            return str(ProofPrinter({"order": None}).doprint(self(expr)))
+
+
+def _symbols(derivation: Derivation, rebuilt: _Rebuilt | None = None) -> list[Symbol]:
+    rebuilt = rebuilt or _Rebuilt()
+    found: dict[str, Symbol] = {}
+    for item in _items(derivation, units=True):
+        for s in sympy.preorder_traversal(rebuilt(item)):
             if type(s) is Symbol and not isinstance(s, RandomVariable):
                 found.setdefault(s.name, s)
     return [found[k] for k in sorted(found)]
 
 
-def _vector_labels(derivation: Derivation) -> list[str]:
+def _vector_labels(derivation: Derivation, rebuilt: _Rebuilt | None = None) -> list[str]:
     """The random vectors of a derivation other than q and k: each needs a declaration."""
+    rebuilt = rebuilt or _Rebuilt()
     found: set[str] = set()
-    items: list[Any] = [derivation.statement.lhs, derivation.statement.rhs]
-    items += [s.claim for s in derivation.steps]
     for a in derivation.assumptions:
-        items += [v for v in vars(a).values() if isinstance(v, sympy.Basic)]
         found |= {v.name for v in getattr(a, "vectors", ()) if isinstance(v, VectorLabel)}
-    for item in items:
-        for node in sympy.preorder_traversal(rebuild(item)):
+    for item in _items(derivation, units=False):
+        for node in sympy.preorder_traversal(rebuilt(item)):
             if isinstance(node, Component):
                 found.add(node.label.name)
             elif isinstance(node, DotProduct):
@@ -249,18 +284,20 @@ def _vector_labels(derivation: Derivation) -> list[str]:
     return sorted(x for x in found if x.rstrip("'") not in RANDOM_VECTORS)
 
 
-def declarations(derivation: Derivation) -> list[str]:
+def declarations(derivation: Derivation, rebuilt: _Rebuilt | None = None) -> list[str]:
     """The ``assume:`` declarations a derivation's names need: kinds, then random vectors.
 
     A constant whose kind is not its name's default (``a integer``) and a random
-    vector other than q and k (``w random vector``) is declared.
+    vector other than q and k (``w random vector``) is declared. ``rebuilt`` keeps the
+    rebuilt terms of one rendering.
     """
+    rebuilt = rebuilt or _Rebuilt()
     kinds = [
         f"{s.name} {symbol_kind(s)}"
-        for s in _symbols(derivation)
+        for s in _symbols(derivation, rebuilt)
         if symbol_kind(s) != default_kind(s.name)
     ]
-    return kinds + [f"{label} random vector" for label in _vector_labels(derivation)]
+    return kinds + [f"{label} random vector" for label in _vector_labels(derivation, rebuilt)]
 
 
 def _cited(derivation: Derivation) -> list[Derivation]:
@@ -280,22 +317,66 @@ def _rule_name(rule: Any) -> str:
     return str(getattr(rule, "name", rule))
 
 
+@dataclass(frozen=True)
+class _Written:
+    """One derivation in the proof format's words: what a theorem block and a certificate show."""
+
+    iff: bool
+    lhs: str
+    rhs: str
+    declared: tuple[str, ...]
+    assumed: tuple[str, ...]
+    start: str
+    steps: tuple[tuple[str, str], ...]  # (claim, rule's name)
+
+
+#: Each derivation written, by identity (each entry holds its derivation, so its id is
+#: not reused while kept; a Derivation is frozen, so the same object is written the
+#: same): ``scaledattn docs`` and the JSON of every audit write a cited theorem again
+#: for each theorem that cites it, and equal derivations share one audit.
+_WRITTEN: dict[int, tuple[Derivation, _Written]] = {}
+WRITTEN_KEPT = 1024
+
+
+def _written(derivation: Derivation) -> _Written:
+    """``derivation`` in the proof format (statement first, so its errors come first)."""
+    hit = _WRITTEN.get(id(derivation))
+    if hit is not None and hit[0] is derivation:
+        return hit[1]
+    rebuilt = _Rebuilt()
+    term = rebuilt.term
+    st = derivation.statement
+    lhs, rhs = term(st.lhs), term(st.rhs)
+    declared = tuple(declarations(derivation, rebuilt))
+    written = _Written(
+        iff=isinstance(st, Equivalence),
+        lhs=lhs,
+        rhs=rhs,
+        declared=declared,
+        assumed=tuple(proof_assumption(a, term) for a in derivation.assumptions),
+        start=term(derivation.start),
+        steps=tuple((term(s.claim), _rule_name(s.rule)) for s in derivation.steps),
+    )
+    if len(_WRITTEN) >= WRITTEN_KEPT:
+        _WRITTEN.clear()
+    _WRITTEN[id(derivation)] = (derivation, written)
+    return written
+
+
 def proof_theorem(derivation: Derivation) -> str:
     """One ``theorem`` block: statement, declarations, assumptions and the chain.
 
     A certificate declares every assumption itself, so it turns the lesson's
     defaults off (``assume: no defaults``) and lists exactly the derivation's.
     """
-    st = derivation.statement
-    iff = isinstance(st, Equivalence)
-    relation = "<=>" if iff else "="
-    lines = [f"theorem {derivation.name}: {proof_term(st.lhs)} {relation} {proof_term(st.rhs)}"]
-    lines += [f"assume: {declared}" for declared in declarations(derivation)]
+    w = _written(derivation)
+    relation = "<=>" if w.iff else "="
+    lines = [f"theorem {derivation.name}: {w.lhs} {relation} {w.rhs}"]
+    lines += [f"assume: {declared}" for declared in w.declared]
     lines.append("assume: no defaults")
-    lines += [f"assume: {proof_assumption(a)}" for a in derivation.assumptions]
-    lines.append(f"  {proof_term(derivation.start)}")
-    for step in derivation.steps:
-        lines.append(f"  {relation} {proof_term(step.claim)}    by {_rule_name(step.rule)}")
+    lines += [f"assume: {assumed}" for assumed in w.assumed]
+    lines.append(f"  {w.start}")
+    lines += [f"  {relation} {claim}    by {rule}" for claim, rule in w.steps]
     return "\n".join(lines)
 
 
@@ -322,16 +403,14 @@ def certificate(audit: Audit) -> dict[str, Any]:
     """
     theorems = []
     for d in _ordered(audit):
-        st = d.statement
-        iff = isinstance(st, Equivalence)
-        declared = declarations(d)
+        w = _written(d)
         theorems.append({
             "name": d.name,
-            "kind": "iff" if iff else "calc",
-            "statement": f"{proof_term(st.lhs)} {'<=>' if iff else '='} {proof_term(st.rhs)}",
-            "assume": [*declared, "no defaults", *(proof_assumption(a) for a in d.assumptions)],
-            "start": proof_term(d.start),
-            "steps": [{"expr": proof_term(s.claim), "by": _rule_name(s.rule)} for s in d.steps],
+            "kind": "iff" if w.iff else "calc",
+            "statement": f"{w.lhs} {'<=>' if w.iff else '='} {w.rhs}",
+            "assume": [*w.declared, "no defaults", *w.assumed],
+            "start": w.start,
+            "steps": [{"expr": claim, "by": rule} for claim, rule in w.steps],
         })  # fmt: skip
     return {"format": "scaledattn proof file", "theorems": theorems}
 
