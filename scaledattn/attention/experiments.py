@@ -57,6 +57,7 @@ __all__ = [
     "check_trials",
     "gradient_experiment",
     "saturation_experiment",
+    "saturation_samples_by_norm",
     "scores_experiment",
 ]
 
@@ -218,25 +219,53 @@ def saturation_experiment(
 def saturation_samples(
     rng: np.random.Generator, trials: int, keys: int, d_k: int, progress: Progress | None = None
 ) -> dict[str, NDArray[np.float64]]:
-    """Per-trial largest weight and entropy, unscaled and scaled by 1/√d_k."""
-    out = {
-        name: np.empty(trials)
-        for name in (
-            "max_weight_unscaled",
-            "entropy_unscaled",
-            "max_weight_scaled",
-            "entropy_scaled",
-        )
-    }
+    """Per-trial largest weight and entropy, unscaled and scaled by 1/√d_k.
+
+    Each trial draws q and the ``keys`` keys themselves (i.i.d. N(0, 1) components) and
+    takes their dot products: the lesson's experiment as written, the draws the torch
+    backend repeats.
+    """
+    out = _saturation_stats(trials)
     for start, size in _chunks(trials, keys * d_k, progress):
         q = rng.standard_normal((size, d_k))
         k = rng.standard_normal((size, keys, d_k))
-        s = np.einsum("tnd,td->tn", k, q)
-        for label, scores in (("unscaled", s), ("scaled", s / math.sqrt(d_k))):
-            p = softmax(scores)
-            out[f"max_weight_{label}"][start : start + size] = p.max(axis=-1)
-            out[f"entropy_{label}"][start : start + size] = entropy(p)
+        _weigh(out, start, np.einsum("tnd,td->tn", k, q), d_k)
     return out
+
+
+def saturation_samples_by_norm(
+    rng: np.random.Generator, trials: int, keys: int, d_k: int
+) -> dict[str, NDArray[np.float64]]:
+    """What :func:`saturation_samples` measures, with each trial's scores drawn through ‖q‖.
+
+    Given q, the scores k_j·q of keys k_j ~ N(0, I) independent of q are i.i.d.
+    N(0, ‖q‖²), and ‖q‖² ~ χ²(d_k): so ‖q‖·z with ‖q‖² drawn from χ²(d_k) and
+    z ~ N(0, I_keys) has exactly the joint law of one trial's scores, and the weights
+    and their statistics are functions of the scores alone. The same model, simulated
+    with keys + 1 draws a trial instead of (keys + 1)·d_k (the saturation figure goes
+    to d_k = 4096); the draws differ from :func:`saturation_samples`' for a seed.
+    """
+    out = _saturation_stats(trials)
+    for start, size in _chunks(trials, keys + 1, None):
+        norm = np.sqrt(rng.chisquare(d_k, size))
+        _weigh(out, start, norm[:, None] * rng.standard_normal((size, keys)), d_k)
+    return out
+
+
+def _saturation_stats(trials: int) -> dict[str, NDArray[np.float64]]:
+    names = ("max_weight_unscaled", "entropy_unscaled", "max_weight_scaled", "entropy_scaled")
+    return {name: np.empty(trials) for name in names}
+
+
+def _weigh(
+    out: dict[str, NDArray[np.float64]], start: int, s: NDArray[np.float64], d_k: int
+) -> None:
+    """Fill rows ``start``… of ``out`` from the scores ``s`` (one row a trial)."""
+    block = slice(start, start + len(s))
+    for label, scores in (("unscaled", s), ("scaled", s / math.sqrt(d_k))):
+        p = softmax(scores)
+        out[f"max_weight_{label}"][block] = p.max(axis=-1)
+        out[f"entropy_{label}"][block] = entropy(p)
 
 
 # ------------------------------------------------------------------------ P3

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from scaledattn.attention.experiments import PUBLISHED, Progress, saturation_samples
+from scaledattn.attention.experiments import PUBLISHED, Progress, saturation_samples_by_norm
 from scaledattn.attention.training import BLOW_UP, SETTINGS, setting_name
 from scaledattn.errors import InvalidArgument
 from scaledattn.numeric.montecarlo import Z95
@@ -85,13 +85,18 @@ def saturation_curves(
     dims: tuple[int, ...] = DIMS,
     progress: Progress | None = None,
 ) -> SaturationCurves:
-    """P2 at every d_k in ``dims``: means over ``trials`` and their 95% half-widths."""
+    """P2 at every d_k in ``dims``: means over ``trials`` and their 95% half-widths.
+
+    Each trial's scores are drawn through ‖q‖ (:func:`~scaledattn.attention.experiments.
+    saturation_samples_by_norm`): the same law as drawing q and the keys, at a cost
+    that does not grow with d_k.
+    """
     rng = np.random.default_rng(seed)
     names = ("max_weight_unscaled", "entropy_unscaled", "max_weight_scaled", "entropy_scaled")
     mean = {name: np.empty(len(dims)) for name in names}
     half = {name: np.empty(len(dims)) for name in names}
     for n, d in enumerate(dims):
-        samples = saturation_samples(rng, trials, keys, d)
+        samples = saturation_samples_by_norm(rng, trials, keys, d)
         for name in names:
             x = samples[name]
             mean[name][n] = x.mean()

@@ -22,7 +22,12 @@ from scaledattn.attention import (
     train,
     training_experiment,
 )
-from scaledattn.attention.experiments import PUBLISHED, check_trials
+from scaledattn.attention.experiments import (
+    PUBLISHED,
+    check_trials,
+    saturation_samples,
+    saturation_samples_by_norm,
+)
 from scaledattn.attention.stats import (
     Z95,
     mean_measurement,
@@ -102,6 +107,20 @@ def test_the_saturation_means_match_a_large_independent_run() -> None:
     for m in a.measurements:
         other = b[m.name]
         assert abs(m.value - other.value) <= K * math.hypot(m.se, other.se), m.name
+
+
+@pytest.mark.parametrize("d_k", [1, 16, 256])
+def test_drawing_the_scores_through_the_query_norm_gives_the_same_statistics(d_k: int) -> None:
+    # The figure's sampler (‖q‖·z, ‖q‖² ~ χ²(d_k)) against q and the keys drawn
+    # themselves: independent estimates of each mean within K·√(se₁² + se₂²).
+    drawn = saturation_samples(np.random.default_rng(21), 1000, 64, d_k)
+    by_norm = saturation_samples_by_norm(np.random.default_rng(22), 1000, 64, d_k)
+    assert drawn.keys() == by_norm.keys()
+    for name, x in drawn.items():
+        y = by_norm[name]
+        assert y.shape == x.shape
+        se = math.hypot(x.std(ddof=1) / math.sqrt(len(x)), y.std(ddof=1) / math.sqrt(len(y)))
+        assert abs(x.mean() - y.mean()) <= K * se, (name, d_k)
 
 
 def test_the_gradient_norm_is_below_root_two_and_the_gaps_scale_by_eight() -> None:
