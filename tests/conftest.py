@@ -209,12 +209,11 @@ if os.environ.get("SCALEDATTN_FRESH_CACHES"):
     # process that has already run the tests once. Results cached there by object
     # identity, by term or by setting (the kernel's normal forms, the automation's
     # chains, the audits of derivations, the Gaussian joint moments, the witnesses and
-    # verdicts of scaledattn.cache, the derivations written in the proof format) were
-    # computed by the unmutated code and would hide a mutant: start every test without
-    # them. (The on-disk
-    # theorem cache is off under this variable.) SymPy's own cache is kept: it is
-    # keyed by its inputs, which the mutated code builds afresh, and no mutated
-    # function runs inside it.
+    # verdicts of scaledattn.cache, the derivations written in the proof format, the
+    # terms flattened for display) were computed by the unmutated code and would hide
+    # a mutant: start every test without them. (The on-disk theorem cache is off under
+    # this variable.) SymPy's own cache is kept: it is keyed by its inputs, which the
+    # mutated code builds afresh, and no mutated function runs inside it.
 
     @pytest.fixture(autouse=True)
     def _fresh_caches() -> None:
@@ -223,7 +222,7 @@ if os.environ.get("SCALEDATTN_FRESH_CACHES"):
         from scaledattn.claims import automation
         from scaledattn.kernel import expr
         from scaledattn.prooffile import search
-        from scaledattn.render import proof
+        from scaledattn.render import display, proof
 
         expr._NORMAL_FORMS.clear()  # the kernel's normal forms, by term
         automation._KEYS.clear()  # the automation's propositions' keys and chains
@@ -235,3 +234,4 @@ if os.environ.get("SCALEDATTN_FRESH_CACHES"):
         search._KEYS.clear()  # the keys of propositions the search compared
         search._CHAINS.clear()  # chains of the kernel's rules
         proof._WRITTEN.clear()  # derivations written in the proof format
+        display._FLAT.clear()  # terms flattened for display

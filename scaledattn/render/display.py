@@ -72,14 +72,30 @@ def abbreviations(exprs: Any) -> list[Abbrev]:
     return list(found.values())
 
 
+#: Terms already flattened, by identity (each entry holds its term, so its id is not
+#: reused while kept; a SymPy term is immutable, so the same object flattens the
+#: same): every rendering of an audit shows the same claims, the JSON twice (string
+#: and LaTeX), and each flattening switches evaluation off and on, which clears
+#: SymPy's whole cache (sympy.core.parameters).
+_FLAT: dict[int, tuple[Any, Any]] = {}
+FLAT_KEPT = 4096
+
+
 def flatten(expr: Any) -> Any:
     """Undo Python's left-nesting of unevaluated sums and products (keep Group)."""
     if not getattr(expr, "args", ()) or getattr(expr, "is_Atom", False):
         return expr
+    hit = _FLAT.get(id(expr))
+    if hit is not None and hit[0] is expr:
+        return hit[1]
     # Switching SymPy's evaluation off and on clears its whole cache (sympy.core.
     # parameters): switch it once here, not twice for every node below.
     with evaluate(False):
-        return _flatten(expr)
+        flat = _flatten(expr)
+    if len(_FLAT) >= FLAT_KEPT:
+        _FLAT.clear()
+    _FLAT[id(expr)] = (expr, flat)
+    return flat
 
 
 def _flatten(expr: Any) -> Any:
