@@ -26,6 +26,7 @@ True
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -179,13 +180,20 @@ def sweep(
     steps: int,
     rates: tuple[float, ...] = LEARNING_RATES,
     progress: Progress | None = None,
+    trained: Sequence[Runs] = (),
 ) -> dict[str, list[tuple[float, float]]]:
-    """Per setting and learning rate: (fraction diverged, mean divergence step or NaN)."""
+    """Per setting and learning rate: (fraction diverged, mean divergence step or NaN).
+
+    ``trained`` are runs already trained with the same ``seed``, ``runs`` and ``steps``:
+    :func:`train` is deterministic given its arguments, so a setting and learning rate
+    among them is taken from there rather than trained again.
+    """
+    known = {(r.d, r.scaled, r.lr): r for r in trained}
     out: dict[str, list[tuple[float, float]]] = {setting_name(d, sc): [] for d, sc in SETTINGS}
     total, done = len(rates) * len(SETTINGS), 0
     for lr in rates:
         for d, sc in SETTINGS:
-            result = train(d, sc, lr, steps, runs, seed)
+            result = known.get((d, sc, float(lr))) or train(d, sc, lr, steps, runs, seed)
             at = result.divergence_steps
             mean_step = float(at.mean()) if at.size else math.nan
             out[setting_name(d, sc)].append((float(result.diverged.mean()), mean_step))
@@ -241,7 +249,8 @@ def training_experiment(
         )
     extra: dict[str, Any] = {"runs": curves, "lr": lr, "steps": steps}
     if with_sweep:
-        extra["sweep"] = sweep(seed, trials, steps, progress=progress)
+        trained = tuple(curves.values())  # the sweep's runs at this learning rate
+        extra["sweep"] = sweep(seed, trials, steps, progress=progress, trained=trained)
         extra["rates"] = LEARNING_RATES
     notes = (
         f"Self-retrieval over {ITEMS} items, d_model = d_k = d, W_q, W_k ~ N(0, 1/d);"
