@@ -477,8 +477,15 @@ def _respects_bounds(order: tuple[tuple[Symbol, Expr], ...]) -> bool:
     return True
 
 
+def _bound_names(depth: int, count: int) -> tuple[Symbol, ...]:
+    """The kernel's names for the bound indices of sums nested depth+1..depth+count deep."""
+    if depth + count > len(_BOUND):
+        raise InvalidArgument(f"more than {len(_BOUND)} sums nested in one another")
+    return _BOUND[depth : depth + count]
+
+
 def _rebind(body: Expr, order: tuple[tuple[Symbol, Expr], ...], depth: int) -> Expr:
-    new = _BOUND[depth : depth + len(order)]
+    new = _bound_names(depth, len(order))
     mapping = {old: n for (old, _), n in zip(order, new, strict=True)}
     inner = _canon(subst(body, mapping), depth + len(order))
     for n in reversed(range(len(order))):
@@ -487,7 +494,7 @@ def _rebind(body: Expr, order: tuple[tuple[Symbol, Expr], ...], depth: int) -> E
 
 
 def _canon_cross(expr: IndexSum, depth: int) -> Expr:
-    new = _BOUND[depth : depth + 2]
+    new = _bound_names(depth, 2)
     body = subst(expr.body, dict(zip(expr.indices, new, strict=True)))
     return expr.remake(_canon(body, depth + 2), new, expr.upper)
 

@@ -171,6 +171,7 @@ def test_canonical_names_are_made_on_first_use(monkeypatch: pytest.MonkeyPatch) 
     made = list(expr_module._CANONICAL.values())
     assert len(made) == 2  # depths 0 and 1
     assert all(isinstance(name, Dummy) and name.is_real for name in made)
+    assert all(name in expr_module.RESERVED for name in made)  # never a free constant
 
 
 def test_a_fact_about_a_symbol_an_outer_sum_binds_stays_hidden_under_an_inner_sum() -> None:
@@ -400,3 +401,47 @@ def test_a_term_of_a_class_outside_sympy_and_the_kernel_is_not_kept() -> None:
     normal_form(f(E(X)) + E(X))
     normal_form(E(X) + E(Y))
     assert list(expr_module._NORMAL_FORMS) == [E(X) + E(Y)]
+
+
+# ------------------------------------------------------------- deep nesting, fallbacks
+
+
+def _nested(body: Expr, depth: int, prefix: str = "a") -> Expr:
+    for k in range(depth):
+        body = IndexSum(body, index(f"{prefix}{k}"), n)
+    return body
+
+
+def test_sixty_four_nested_sums_are_compared_and_a_sixty_fifth_is_refused_in_a_line() -> None:
+    # The kernel names at most 64 bound indices (_BOUND): one sum deeper is refused, at a
+    # step and at the statement, never a crash (a zip over too few names raised).
+    deepest = _nested(Integer(1), 64)
+    assert normal_form(deepest) == normal_form(_nested(Integer(1), 64, prefix="b"))
+    proof = Derivation("deep", Equation(deepest, deepest), (Step(RULES["ring"], deepest),), ())
+    assert audit(proof).verified
+    deeper = IndexSum(deepest, index("z"), n)
+    with pytest.raises(InvalidArgument, match="more than 64 sums nested"):
+        normal_form(deeper)
+    proof = Derivation("deeper", Equation(deeper, deeper), (Step(RULES["ring"], deeper),), ())
+    result = audit(proof)
+    assert not result.verified
+    assert all(isinstance(e, IllFormed) for e in result.errors)
+    assert all("more than 64 sums nested" in str(e) for e in result.errors)
+
+
+def test_a_cross_sum_takes_two_of_the_sixty_four_names_and_its_body_the_next() -> None:
+    # 61 sums, a cross sum (two indices) and a sum inside it: 64 names, the last one the
+    # innermost sum's; naming it a place further in runs out of names.
+    inner = IndexSum(E(X) * index("c"), index("c"), n)
+    term = _nested(CrossSum(inner, i, j, n), 61)
+    assert same(term, _nested(CrossSum(inner, j, i, n), 61, prefix="b")) is True
+
+
+def test_a_fresh_index_is_found_when_every_usual_letter_is_taken() -> None:
+    from scaledattn.kernel.expr import fresh_index
+
+    taken = {index(x) for x in ("j", "i", "l", "m", "r", "s", "t", "u", "v", "w", "i1")}
+    fresh = fresh_index(taken)
+    assert fresh.name not in {s.name for s in taken}
+    assert fresh.is_integer
+    assert fresh.is_positive
