@@ -163,13 +163,32 @@ def kernel_class(cls: type) -> bool:
     return _genuine(cls, "scaledattn.kernel.")
 
 
+#: The classes found in the language so far, and the symbols whose facts SymPy defines
+#: (a symbol's equality includes its facts): each is looked at once.
+_LANGUAGE: set[type] = set(SYMPY_TERMS)
+_DEFINED: set[Symbol] = set()
+
+
+def in_language(cls: type) -> bool:
+    """Whether ``cls`` is in ``SYMPY_TERMS`` or the kernel's own (structural equality)."""
+    if cls in _LANGUAGE:
+        return True
+    if kernel_class(cls):
+        _LANGUAGE.add(cls)
+        return True
+    return False
+
+
 def _refused(x: sympy.Basic) -> str | None:
     """Why ``x`` is not a term of the kernel, or None (docs/kernel.md)."""
     for node in sympy.preorder_traversal(x):
         cls = type(node)
-        if isinstance(node, Symbol) and not _assume_defined.issuperset(node.assumptions0):
-            return f"{node} carries a fact SymPy does not define ({node.assumptions0})"
-        if cls in SYMPY_TERMS or kernel_class(cls):
+        if isinstance(node, Symbol) and node not in _DEFINED:
+            if not _assume_defined.issuperset(node.assumptions0):
+                return f"{node} carries a fact SymPy does not define ({node.assumptions0})"
+            if len(_DEFINED) < 20_000:
+                _DEFINED.add(node)
+        if in_language(cls):
             continue
         if isinstance(node, Group) and all(
             getattr(cls, m) is getattr(Group, m) for m in _GROUP_OWN
@@ -582,7 +601,7 @@ def normal_form(expr: Expr) -> Expr:
 def _structural(expr: Any) -> bool:
     """Whether ``expr`` holds only the language's classes (their equality is structural)."""
     return isinstance(expr, sympy.Basic) and all(
-        type(n) in SYMPY_TERMS or kernel_class(type(n)) for n in sympy.preorder_traversal(expr)
+        in_language(type(n)) for n in sympy.preorder_traversal(expr)
     )
 
 
