@@ -584,6 +584,18 @@ ARGUED: dict[str, Argument] = {
         " the zip's strictness is never used",
     ),
     **_argue(
+        K + "theorem.x__refusal",
+        {
+            1: "kind_of = None",
+            2: "isinstance(err, InvalidArgument)) and False",
+            3: "isinstance(err, InvalidArgument)) or True",
+            4: 'kind_of = "XXXX"',
+            5: "type(None).__name__",
+        },
+        "display: whether a refusal's message names the class of the error it reports (a"
+        " refusal either way, naming its theorem, step and rule)",
+    ),
+    **_argue(
         K + "expr.x__structural",
         {6: 'type(n).__module__ or "XXXX"'},
         _NO_MODULE,

@@ -17,7 +17,7 @@ import sympy
 from sympy import Dummy, Eq, Expr, Function, Integer, Rational, Symbol
 from sympy.core.cache import clear_cache
 
-from scaledattn.errors import IllFormed, InvalidArgument, UnknownRule
+from scaledattn.errors import IllFormed, InvalidArgument, StepMismatch, UnknownRule
 from scaledattn.kernel import (
     RULES,
     Context,
@@ -28,6 +28,7 @@ from scaledattn.kernel import (
     Equation,
     Equivalence,
     Group,
+    Independent,
     IndexSum,
     Lim,
     Moment,
@@ -429,6 +430,25 @@ def test_sixty_four_nested_sums_are_compared_and_a_sixty_fifth_is_refused_in_a_l
     assert not result.verified
     assert all(isinstance(e, IllFormed) for e in result.errors)
     assert all("more than 64 sums nested" in str(e) for e in result.errors)
+    step, statement = result.errors  # each refusal names where it is
+    assert (step.theorem, step.step, step.rule) == ("deeper", 1, "ring")
+    assert (statement.theorem, statement.step) == ("deeper", 0)
+    assert str(step.args[0]).startswith("  more than 64")  # an InvalidArgument says why
+
+
+def test_a_sum_of_expectations_is_not_split_by_independence() -> None:
+    # E[X + Y] is no monomial: expectation_mul_of_indep does not apply (a mismatch,
+    # not an ill-formed step), whatever independence is declared.
+    (y,) = random_variables("Y")
+    proof = Derivation(
+        "split",
+        Equation(E(X + y), E(X) * E(y)),
+        (Step(RULES["expectation_mul_of_indep"], E(X) * E(y)),),
+        (Independent(X, y),),
+    )
+    result = audit(proof)
+    assert not result.verified
+    assert type(result.errors[0]) is StepMismatch
 
 
 def test_a_cross_sum_takes_two_of_the_sixty_four_names_and_its_body_the_next() -> None:
