@@ -102,6 +102,10 @@ _EQ_OR = (
 _TAG = "a tag inside the comparison key, renamed alike for both sides"
 _ATOM = "every SymPy object has args, and a node without arguments is an atom"
 _DUMMY = "the name of a positive dummy"
+_NO_MODULE = (
+    "a class without a module is foreign either way: neither '' nor 'XXXX' starts with"
+    " 'sympy.' or 'scaledattn.kernel.'"
+)
 _VAR_CONST = "Var(a) = a²·Var(1) for a constant a: both are 0, the rewrite stays an equality"
 _IMPORT = (
     "runs only while the kernel is imported (before freeze()), before mutmut switches a"
@@ -556,19 +560,64 @@ ARGUED: dict[str, Argument] = {
     ),
     **_argue(
         K + "expr.x__foreign",
-        {5: 'type(node).__module__ or "XXXX"'},
-        "a class without a module is foreign either way: neither '' nor 'XXXX' starts with"
-        " 'sympy.' or 'scaledattn.kernel.'",
+        {6: 'cls.__module__ or "XXXX"'},
+        _NO_MODULE,
     ),
     **_argue(
         K + "expr.x__rebind",
         {
-            6: "zip(order, new, strict=None)",
-            9: "zip(order, new, )}",
-            10: "zip(order, new, strict=False)",
+            9: "zip(order, new, strict=None)",
+            12: "zip(order, new, )}",
+            13: "zip(order, new, strict=False)",
         },
-        "new is _BOUND[depth : depth + len(order)], as long as order unless more than 64"
-        " binders are nested (the check is defensive)",
+        "new is _bound_names(depth, len(order)), exactly as long as order (a nesting"
+        " deeper than its 64 names is refused there): the zip's strictness is never used",
+    ),
+    **_argue(
+        K + "expr.x__canon_cross",
+        {
+            15: "zip(expr.indices, new, strict=None)",
+            18: "zip(expr.indices, new, ))",
+            19: "zip(expr.indices, new, strict=False)",
+        },
+        "new is _bound_names(depth, 2), exactly as long as a cross sum's two indices:"
+        " the zip's strictness is never used",
+    ),
+    **_argue(
+        K + "theorem.x__refusal",
+        {
+            1: "kind_of = None",
+            2: "isinstance(err, InvalidArgument)) and False",
+            3: "isinstance(err, InvalidArgument)) or True",
+            4: 'kind_of = "XXXX"',
+            5: "type(None).__name__",
+        },
+        "display: whether a refusal's message names the class of the error it reports (a"
+        " refusal either way, naming its theorem, step and rule)",
+    ),
+    **_argue(
+        K + "expr.x__structural",
+        {6: 'type(n).__module__ or "XXXX"'},
+        _NO_MODULE,
+    ),
+    **_argue(
+        K + "expr.x_fresh_index",
+        {30: "n -= 1", 31: "n += 2"},
+        "the spelling of a fresh index past i, j, …, w: the loop still skips every i<n> in"
+        " use (tests/kernel/test_kernel_edges.py), and bound indices compare up to renaming",
+    ),
+    **_argue(
+        K + "calculus.x__sum_delta",
+        {12: "if m == j and j in m.free_symbols:"},
+        "_in_range accepts only an integer or an index symbol (bound, or an IndexRange's),"
+        " and the only such m containing j is j itself, which the mutant still skips",
+    ),
+    **_argue(
+        K + "calculus.x__sum_delta",
+        {15: "break"},
+        "a skipped delta δ(j, e) has e compound and containing j, and SymPy orders a"
+        " product's factors so that every δ(j, m) with m an integer or a symbol (the only"
+        " ones _in_range accepts) comes before it: nothing usable follows a skipped delta",
     ),
     **_argue(
         K + "binders.x__subst",

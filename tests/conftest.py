@@ -225,6 +225,8 @@ if os.environ.get("SCALEDATTN_FRESH_CACHES"):
         from scaledattn.render import display, proof
 
         expr._NORMAL_FORMS.clear()  # the kernel's normal forms, by term
+        expr._LANGUAGE.intersection_update(expr.SYMPY_TERMS)  # classes found admissible
+        expr._DEFINED.clear()  # symbols whose facts were found defined
         automation._KEYS.clear()  # the automation's propositions' keys and chains
         automation._CHAINS.clear()
         derive._AUDITS.clear()

@@ -51,7 +51,12 @@ KERNEL_THIRD_PARTY = {"sympy"}
 # 2100 → 2140 (issue 13, on purpose): normal forms kept per term, and what a review of
 # that found (a display Group or Function class with its own equality or expansion is
 # not a term; a claim may not hold the kernel's bound names).
-KERNEL_LINE_BUDGET = 2140
+# 2140 → 2185 (issue 12, on purpose): what a second review found. Classes are admitted
+# by identity and from a closed list of SymPy's (no SymPy binder, no Float, no fact
+# SymPy does not define); a bound variable knows no more than its range; assumptions
+# may not hold the kernel's bound names; 64 nested sums at most; a failing statement
+# check is a refusal.
+KERNEL_LINE_BUDGET = 2185
 
 
 def _module_name(path: Path) -> str:

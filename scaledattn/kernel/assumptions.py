@@ -23,6 +23,7 @@ from scaledattn.errors import InvalidArgument
 from scaledattn.kernel.binders import Scope, subst
 from scaledattn.kernel.expr import (
     MOMENT_OPERATORS,
+    RESERVED,
     Component,
     E,
     RandomVariable,
@@ -32,6 +33,7 @@ from scaledattn.kernel.expr import (
     as_term,
     index,
     is_random,
+    kernel_class,
     normal_form,
     rebuild,
 )
@@ -251,6 +253,15 @@ class Positive(Assumption):
         return {self.symbol}
 
 
+def _names(values: Iterable[Any]) -> set[Symbol]:
+    """Every free symbol of ``values``: terms, or tuples and sets of terms."""
+    found: set[Symbol] = set()
+    for v in values:
+        nested = isinstance(v, (tuple, frozenset))
+        found |= _names(v) if nested else getattr(v, "free_symbols", set())
+    return found
+
+
 @dataclass(frozen=True)
 class Context:
     """The declared assumptions of a derivation."""
@@ -264,8 +275,10 @@ class Context:
         items: list[Assumption] = []
         for a in assumptions:
             # A class of one's own could state anything (a block_key, a moment's instances).
-            if not type(a).__module__.startswith("scaledattn.kernel."):
+            if not kernel_class(type(a)):
                 raise InvalidArgument(f"not an assumption of the kernel: {a!r}")
+            if _names(vars(a).values()) & RESERVED:
+                raise InvalidArgument(f"{a} holds a name the kernel keeps for bound indices")
             if a not in items:
                 items.append(a)
         return cls(tuple(items))

@@ -17,14 +17,17 @@ Sum(q_i**2, (i, 1, 3))
 
 from __future__ import annotations
 
+import functools
 import itertools
+import sys
 from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
 import sympy
 from sympy import Expr, Integer, Symbol
-from sympy.core.function import UndefinedFunction
+from sympy.core.assumptions import _assume_defined
+from sympy.core.function import AppliedUndef, UndefinedFunction
 from sympy.core.logic import fuzzy_and
 from sympy.core.parameters import evaluate
 from sympy.printing.precedence import PRECEDENCE
@@ -87,6 +90,21 @@ class VectorLabel(Symbol):
         return obj
 
 
+#: The facts of an index or a dimension: a positive integer.
+INDEX_FACTS = Symbol("n", integer=True, positive=True).assumptions0
+
+
+def within(variable: Any, facts: dict[str, bool]) -> bool:
+    """Whether ``variable`` is a symbol whose every fact ``facts`` has.
+
+    A bound variable may know less than its range says (i integer for 1 ≤ i ≤ n),
+    never more (i even) or otherwise (i < 0).
+    """
+    return isinstance(variable, Symbol) and all(
+        facts.get(k) == v for k, v in variable.assumptions0.items()
+    )
+
+
 def index(name: str) -> Symbol:
     """An index symbol ranging over 1..d_k (a positive integer)."""
     return Symbol(name, integer=True, positive=True)
@@ -104,12 +122,9 @@ def dimension(name: str) -> Symbol:
 def as_term(x: Any) -> Expr:
     """``x`` as a term: a SymPy object as it is, a Python int or Fraction exactly."""
     if isinstance(x, sympy.Basic):
-        foreign = _foreign(x)
-        if foreign is not None:
-            raise InvalidArgument(
-                f"not a term: {foreign.__name__} is neither SymPy's nor the kernel's"
-                " (its signs and values would be taken on trust)"
-            )
+        refused = _refused(x)
+        if refused is not None:
+            raise InvalidArgument(f"not a term: {refused}")
         return x
     if isinstance(x, int) and not isinstance(x, bool):
         return Integer(x)
@@ -120,23 +135,81 @@ def as_term(x: Any) -> Expr:
 
 _term = as_term
 
+N = sympy.core.numbers
+#: SymPy's classes in the kernel's language: arithmetic, exact numbers, symbols, the
+#: functions its rules know and propositions. Not SymPy's binders (Sum, Integral,
+#: Lambda, Derivative, Limit: the kernel's are IndexSum, CrossSum and Lim), not Float.
+SYMPY_TERMS = frozenset({
+    sympy.Add, sympy.Mul, sympy.Pow, Integer, sympy.Rational, N.Zero, N.One,
+    N.NegativeOne, N.Half, N.Exp1, N.Pi, Symbol, sympy.Dummy, sympy.core.symbol.Str,
+    sympy.exp, sympy.log, sympy.Abs, sympy.Max, sympy.Min, sympy.KroneckerDelta,
+    sympy.Eq, sympy.Ne, sympy.And, sympy.Or, sympy.Not, type(sympy.true), type(sympy.false),
+})  # fmt: skip
 
-def _foreign(x: sympy.Basic) -> type | None:
-    """The first class in ``x`` neither SymPy's nor the kernel's, if any (docs/kernel.md)."""
+
+def _genuine(cls: type, package: str) -> bool:
+    """Whether ``cls`` is found under its own name in its module, a module of ``package``."""
+    name = cls.__module__ or ""
+    module = sys.modules.get(name) if name.startswith(package) else None
+    try:
+        found: Any = functools.reduce(getattr, cls.__qualname__.split("."), module)
+    except AttributeError:  # also a class made inside a function, or no module
+        return False
+    return found is cls
+
+
+def kernel_class(cls: type) -> bool:
+    """Whether ``cls`` is the kernel's own (not a class that only says so in __module__)."""
+    return _genuine(cls, "scaledattn.kernel.")
+
+
+#: The classes found in the language so far, and the symbols whose facts SymPy defines
+#: (a symbol's equality includes its facts): each is looked at once.
+_LANGUAGE: set[type] = set(SYMPY_TERMS)
+_DEFINED: set[Symbol] = set()
+
+
+def in_language(cls: type) -> bool:
+    """Whether ``cls`` is in ``SYMPY_TERMS`` or the kernel's own (structural equality)."""
+    if cls in _LANGUAGE:
+        return True
+    if kernel_class(cls):
+        _LANGUAGE.add(cls)
+        return True
+    return False
+
+
+def _refused(x: sympy.Basic) -> str | None:
+    """Why ``x`` is not a term of the kernel, or None (docs/kernel.md)."""
     for node in sympy.preorder_traversal(x):
         cls = type(node)
-        if (cls.__module__ or "").startswith(("sympy.", "scaledattn.kernel.")):
+        if isinstance(node, Symbol) and node not in _DEFINED:
+            if not _assume_defined.issuperset(node.assumptions0):
+                return f"{node} carries a fact SymPy does not define ({node.assumptions0})"
+            if len(_DEFINED) < 20_000:
+                _DEFINED.add(node)
+        if in_language(cls):
             continue
         if isinstance(node, Group) and all(
-            getattr(cls, m) is getattr(Group, m) for m in ("__eq__", "__hash__", _CONTENT)
+            getattr(cls, m) is getattr(Group, m) for m in _GROUP_OWN
         ):
             continue
-        if type(cls) is UndefinedFunction and all(
-            k in _PLAIN_FUNCTION or (k.startswith("is_") and v in (True, False, None))
-            for k, v in vars(cls).items()
+        if (
+            type(cls) is UndefinedFunction
+            and cls.__bases__ == (AppliedUndef,)
+            and all(
+                k in _PLAIN_FUNCTION or (k.startswith("is_") and v in (True, False, None))
+                for k, v in vars(cls).items()
+            )
         ):
             continue
-        return cls
+        if cls is sympy.Float:
+            return f"{node} is a float, and a float is not exact (write a Rational)"
+        if _genuine(cls, "sympy."):
+            return (
+                f"{cls.__name__} is not in the kernel's language (its sums and limits are its own)"
+            )
+        return f"{cls.__name__} is neither SymPy's nor the kernel's (its facts are taken on trust)"
     return None
 
 
@@ -291,8 +364,8 @@ class IndexSum(Binder):
     precedence = PRECEDENCE["Add"]
 
     def __new__(cls, body: Any, i: Symbol, upper: Any) -> IndexSum:
-        if not (isinstance(i, Symbol) and i.is_integer):
-            raise InvalidArgument(f"a summation index must be an integer symbol, got {i!r}")
+        if not within(i, INDEX_FACTS):
+            raise InvalidArgument(f"a summation index is a positive-integer symbol, got {i!r}")
         obj = Expr.__new__(cls, _term(body), i, _check_dim(upper))
         made: IndexSum = obj.unshadowed()
         return made
@@ -328,8 +401,8 @@ class CrossSum(IndexSum):
 
     def __new__(cls, body: Any, i: Symbol, j: Symbol, upper: Any) -> CrossSum:
         for s in (i, j):
-            if not (isinstance(s, Symbol) and s.is_integer):
-                raise InvalidArgument(f"a summation index must be an integer symbol, got {s!r}")
+            if not within(s, INDEX_FACTS):
+                raise InvalidArgument(f"a summation index is a positive-integer symbol, got {s!r}")
         if i == j:
             raise InvalidArgument("the two indices of a cross sum must differ")
         obj = Expr.__new__(cls, _term(body), i, j, _check_dim(upper))
@@ -409,6 +482,8 @@ _CANONICAL: dict[tuple[int, tuple[tuple[str, bool], ...]], Symbol] = {}
 #: The kernel's bound names: free in a claim or statement, one would be captured.
 RESERVED: set[Symbol] = set(_BOUND)
 _CONTENT = "_hashable_content"
+#: What a display Group's class must take from Group: equality, and what it is made of.
+_GROUP_OWN = ("__eq__", "__hash__", _CONTENT, "args", "func")
 #: What ``Function("f")`` puts in the class it makes (a user class may add nothing).
 _PLAIN_FUNCTION = frozenset(vars(sympy.Function("f")))
 
@@ -477,8 +552,15 @@ def _respects_bounds(order: tuple[tuple[Symbol, Expr], ...]) -> bool:
     return True
 
 
+def _bound_names(depth: int, count: int) -> tuple[Symbol, ...]:
+    """The kernel's names for the bound indices of sums nested depth+1..depth+count deep."""
+    if depth + count > len(_BOUND):
+        raise InvalidArgument(f"more than {len(_BOUND)} sums nested in one another")
+    return _BOUND[depth : depth + count]
+
+
 def _rebind(body: Expr, order: tuple[tuple[Symbol, Expr], ...], depth: int) -> Expr:
-    new = _BOUND[depth : depth + len(order)]
+    new = _bound_names(depth, len(order))
     mapping = {old: n for (old, _), n in zip(order, new, strict=True)}
     inner = _canon(subst(body, mapping), depth + len(order))
     for n in reversed(range(len(order))):
@@ -487,7 +569,7 @@ def _rebind(body: Expr, order: tuple[tuple[Symbol, Expr], ...], depth: int) -> E
 
 
 def _canon_cross(expr: IndexSum, depth: int) -> Expr:
-    new = _BOUND[depth : depth + 2]
+    new = _bound_names(depth, 2)
     body = subst(expr.body, dict(zip(expr.indices, new, strict=True)))
     return expr.remake(_canon(body, depth + 2), new, expr.upper)
 
@@ -517,10 +599,9 @@ def normal_form(expr: Expr) -> Expr:
 
 
 def _structural(expr: Any) -> bool:
-    """Whether ``expr`` holds only SymPy's and the kernel's classes (structural equality)."""
+    """Whether ``expr`` holds only the language's classes (their equality is structural)."""
     return isinstance(expr, sympy.Basic) and all(
-        (type(n).__module__ or "").startswith(("sympy.", "scaledattn.kernel."))
-        for n in sympy.preorder_traversal(expr)
+        in_language(type(n)) for n in sympy.preorder_traversal(expr)
     )
 
 

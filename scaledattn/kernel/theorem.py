@@ -290,10 +290,14 @@ def check_step(
     except Exception as err:  # a term the kernel cannot take apart is refused
         if isinstance(err, ProofError):  # pragma: no cover - _check_step returns its errors
             raise
-        kind_of = "" if isinstance(err, InvalidArgument) else f"{type(err).__name__}: "
-        message = f"  {kind_of}{err}"
-        error = IllFormed(message, theorem=name, step=number, rule=rule.name, got=step.claim)
+        error = _refusal(err, theorem=name, step=number, rule=rule.name, got=step.claim)
         return StepResult(number, step, rule.name, None, frozenset(), error)
+
+
+def _refusal(err: Exception, **where: Any) -> IllFormed:
+    """The refusal of a term the kernel cannot take apart (an InvalidArgument says why)."""
+    kind_of = "" if isinstance(err, InvalidArgument) else f"{type(err).__name__}: "
+    return IllFormed(f"  {kind_of}{err}", **where)
 
 
 def _claim(kind: str, x: Any) -> Any:
@@ -417,19 +421,19 @@ def audit(derivation: Derivation, theorems: Mapping[str, Theorem] | None = None)
             results.append(check_step(prev, step, number, derivation, theorems))
             prev = step.claim
         statement_error: ProofError | None = None
-        kind = _kind(derivation.statement)
+        kind, ends = _kind(derivation.statement), None
         try:
             prev, rhs = _claim(kind, prev), _claim(kind, derivation.statement.rhs)
-        except InvalidArgument as err:
-            prev = rhs = None
-            statement_error = IllFormed(f"  {err}", theorem=derivation.name)
+            ends = _equal(kind, prev, rhs) if derivation.steps else None
+        except Exception as err:  # as in check_step: a term it cannot take apart is refused
+            statement_error = _refusal(err, theorem=derivation.name)
         if statement_error is not None:
             pass
         elif not derivation.steps:
             statement_error = StatementMismatch(
                 "  a derivation needs at least one step", theorem=derivation.name
             )
-        elif _equal(kind, prev, rhs) is not True:
+        elif ends is not True:
             statement_error = StatementMismatch(
                 f"  the chain ends at   {_show(prev)}\n"
                 f"  the statement says  {_show(derivation.statement.rhs)}",

@@ -35,6 +35,7 @@ from scaledattn.kernel.expr import (
     fresh_index,
     is_random,
     rebuild,
+    within,
 )
 
 __all__ = [
@@ -171,6 +172,11 @@ class Deriv(OpaqueTerm):
         return x
 
 
+#: What λ → ∞ may know of λ: that it is a positive real, or a positive integer (the
+#: limit of a sequence); no other fact (λ < 0, λ even) holds for every large λ.
+_TOWARDS_INFINITY = tuple(Symbol("λ", positive=True, integer=n).assumptions0 for n in (None, True))
+
+
 class Lim(Binder, OpaqueTerm):
     """The limit of f as the real parameter λ tends to +∞, kept unevaluated."""
 
@@ -179,7 +185,7 @@ class Lim(Binder, OpaqueTerm):
     renameable = False  # Lead(r, s, w, λ) makes rⱼ depend on the limit's λ by its name
 
     def __new__(cls, f: Any, variable: Any) -> Lim:
-        if not (isinstance(variable, Symbol) and variable.is_real):
+        if not (any(within(variable, f) for f in _TOWARDS_INFINITY) and variable.is_real):
             raise InvalidArgument(f"a limit is taken over a real symbol, got {variable!r}")
         obj = Expr.__new__(cls, as_term(f), variable)
         made: Lim = obj.unshadowed()

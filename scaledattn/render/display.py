@@ -6,6 +6,7 @@ from typing import Any
 
 import sympy
 from sympy import Add, Expr, Mul
+from sympy.core.function import AppliedUndef
 from sympy.core.parameters import evaluate
 from sympy.core.symbol import Str
 from sympy.printing.precedence import PRECEDENCE
@@ -14,6 +15,7 @@ from sympy.printing.pretty.stringpict import prettyForm
 from sympy.printing.str import StrPrinter
 
 from scaledattn.kernel import Equation, Equivalence, Group
+from scaledattn.kernel.expr import INDEX_FACTS
 from scaledattn.kernel.theorem import Statement
 
 # The renderers write Unicode mathematics (dₖ, σ_q, δᵢₘ). SymPy chooses Unicode or
@@ -262,28 +264,34 @@ _SIGNS = (
 )
 
 
+def _is(x: Any, kind: str) -> bool:
+    return getattr(x, f"is_{kind.split()[-1]}") is True
+
+
 def carried_assumptions(derivation: Any) -> tuple[str, ...]:
-    """The sign facts carried by the symbols of a derivation, not declared as assumptions.
+    """The facts carried by the symbols and functions of a derivation, not declared.
 
     ``Symbol("sigma", positive=True)`` makes σ > 0 an assumption of every step that uses
-    it; it is listed here so that every rendering shows it beside the declared ones.
+    it, ``Function("f", negative=True)`` makes f(…) < 0 one; they are listed here so that
+    every rendering shows them beside the declared ones: a sign, and being an integer.
     Index and dimension symbols are positive integers by their type and are not listed.
     """
-    found: set[sympy.Symbol] = set()
+    found: dict[str, Any] = {}
     parts = [derivation.statement.lhs, derivation.statement.rhs]
     parts += [s.claim for s in derivation.steps]
     for part in parts:
-        found |= {
-            x
-            for x in getattr(part, "free_symbols", set())
-            if isinstance(x, sympy.Symbol) and x.is_integer is not True
-        }
+        for x in getattr(part, "free_symbols", set()):
+            if isinstance(x, sympy.Symbol) and x.assumptions0 != INDEX_FACTS:
+                found[str(x)] = x
+        for f in getattr(part, "atoms", lambda *_: set())(AppliedUndef):
+            found[f"{f.func}(…)"] = f
     facts = []
-    for x in sorted(found, key=str):
+    for name, x in sorted(found.items()):
         for key, text in _SIGNS:
-            if x.assumptions0.get(key) is True:
-                facts.append(f"{x} {text}")
+            if getattr(x, f"is_{key}") is True:
+                facts.append(f"{name} {text}")
                 break
+        facts += [f"{name} {kind}" for kind in ("an integer", "even", "odd") if _is(x, kind)]
     return tuple(facts)
 
 

@@ -201,6 +201,28 @@ def test_the_signs_a_symbol_carries_are_listed_with_the_assumptions() -> None:
     assert audit_json(result)["carried_by_symbols"] == ["sigma > 0"]
 
 
+def test_the_facts_of_integer_symbols_and_functions_are_listed_too() -> None:
+    # √(k²) = −k holds for a negative k, and √(f²) = −f for a negative f: each shows why.
+    from sympy import Function
+
+    from scaledattn.render.json import audit_json
+
+    k = Symbol("k", integer=True, negative=True)
+    f = Function("f", negative=True)(E(X))
+    from scaledattn.kernel import as_written
+
+    for term in (k, f):
+        result = audit_of(calc("t", sqrt(term**2), -term).eq(-term, by=R.ring).qed())
+        assert result.verified
+        carried = audit_json(result)["carried_by_symbols"]
+        assert carried == (["k < 0", "k an integer"] if term is k else ["f(…) < 0"])
+    even = Symbol("e", integer=True, positive=True, even=True)
+    with as_written():
+        lhs = (-1) ** even
+    result = audit_of(calc("t", lhs, 1).eq(1, by=R.ring).qed())
+    assert audit_json(result)["carried_by_symbols"] == ["e > 0", "e an integer", "e even"]
+
+
 # ------------------------------------------------------------------ substitution
 
 

@@ -13,19 +13,22 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
+import sympy
 from sympy import Dummy, Eq, Expr, Function, Integer, Rational, Symbol
 from sympy.core.cache import clear_cache
 
-from scaledattn.errors import IllFormed, InvalidArgument, UnknownRule
+from scaledattn.errors import IllFormed, InvalidArgument, StepMismatch, UnknownRule
 from scaledattn.kernel import (
     RULES,
     Context,
     CrossSum,
     Derivation,
+    Distinct,
     E,
     Equation,
     Equivalence,
     Group,
+    Independent,
     IndexSum,
     Lim,
     Moment,
@@ -42,7 +45,7 @@ from scaledattn.kernel import (
     same,
 )
 from scaledattn.kernel import rules as R
-from scaledattn.kernel.assumptions import Assumption
+from scaledattn.kernel.assumptions import Assumption, Independence
 from scaledattn.kernel.binders import Binder, Scope, subst
 from scaledattn.kernel.expr import OpaqueTerm, as_term
 
@@ -171,6 +174,7 @@ def test_canonical_names_are_made_on_first_use(monkeypatch: pytest.MonkeyPatch) 
     made = list(expr_module._CANONICAL.values())
     assert len(made) == 2  # depths 0 and 1
     assert all(isinstance(name, Dummy) and name.is_real for name in made)
+    assert all(name in expr_module.RESERVED for name in made)  # never a free constant
 
 
 def test_a_fact_about_a_symbol_an_outer_sum_binds_stays_hidden_under_an_inner_sum() -> None:
@@ -400,3 +404,192 @@ def test_a_term_of_a_class_outside_sympy_and_the_kernel_is_not_kept() -> None:
     normal_form(f(E(X)) + E(X))
     normal_form(E(X) + E(Y))
     assert list(expr_module._NORMAL_FORMS) == [E(X) + E(Y)]
+
+
+# ------------------------------------------------------------- deep nesting, fallbacks
+
+
+def _nested(body: Expr, depth: int, prefix: str = "a") -> Expr:
+    for k in range(depth):
+        body = IndexSum(body, index(f"{prefix}{k}"), n)
+    return body
+
+
+def test_sixty_four_nested_sums_are_compared_and_a_sixty_fifth_is_refused_in_a_line() -> None:
+    # The kernel names at most 64 bound indices (_BOUND): one sum deeper is refused, at a
+    # step and at the statement, never a crash (a zip over too few names raised).
+    deepest = _nested(Integer(1), 64)
+    assert normal_form(deepest) == normal_form(_nested(Integer(1), 64, prefix="b"))
+    proof = Derivation("deep", Equation(deepest, deepest), (Step(RULES["ring"], deepest),), ())
+    assert audit(proof).verified
+    deeper = IndexSum(deepest, index("z"), n)
+    with pytest.raises(InvalidArgument, match="more than 64 sums nested"):
+        normal_form(deeper)
+    proof = Derivation("deeper", Equation(deeper, deeper), (Step(RULES["ring"], deeper),), ())
+    result = audit(proof)
+    assert not result.verified
+    assert all(isinstance(e, IllFormed) for e in result.errors)
+    assert all("more than 64 sums nested" in str(e) for e in result.errors)
+    step, statement = result.errors  # each refusal names where it is
+    assert (step.theorem, step.step, step.rule) == ("deeper", 1, "ring")
+    assert (statement.theorem, statement.step) == ("deeper", 0)
+    assert str(step.args[0]).startswith("  more than 64")  # an InvalidArgument says why
+
+
+def test_a_sum_of_expectations_is_not_split_by_independence() -> None:
+    # E[X + Y] is no monomial: expectation_mul_of_indep does not apply (a mismatch,
+    # not an ill-formed step), whatever independence is declared.
+    (y,) = random_variables("Y")
+    proof = Derivation(
+        "split",
+        Equation(E(X + y), E(X) * E(y)),
+        (Step(RULES["expectation_mul_of_indep"], E(X) * E(y)),),
+        (Independent(X, y),),
+    )
+    result = audit(proof)
+    assert not result.verified
+    assert type(result.errors[0]) is StepMismatch
+
+
+def test_a_cross_sum_takes_two_of_the_sixty_four_names_and_its_body_the_next() -> None:
+    # 61 sums, a cross sum (two indices) and a sum inside it: 64 names, the last one the
+    # innermost sum's; naming it a place further in runs out of names.
+    inner = IndexSum(E(X) * index("c"), index("c"), n)
+    term = _nested(CrossSum(inner, i, j, n), 61)
+    assert same(term, _nested(CrossSum(inner, j, i, n), 61, prefix="b")) is True
+
+
+def test_a_fresh_index_is_found_when_every_usual_letter_is_taken() -> None:
+    from scaledattn.kernel.expr import fresh_index
+
+    taken = {index(x) for x in ("j", "i", "l", "m", "r", "s", "t", "u", "v", "w", "i1")}
+    fresh = fresh_index(taken)
+    assert fresh.name not in {s.name for s in taken}
+    assert fresh.is_integer
+    assert fresh.is_positive
+
+
+# ------------------------------------------- what a second hostile review found (k3)
+
+
+def test_a_function_class_with_a_base_of_its_own_is_not_a_term() -> None:
+    # Its expansion is inherited, so its own namespace looks plain; SymPy's cache then
+    # hands the object to a later plain Function("f")(E(X)), which must be refused too.
+    from sympy.core.function import AppliedUndef, UndefinedFunction
+
+    class Vanishing(AppliedUndef):
+        def _eval_expand_mul(self, **hints: Any) -> Expr:
+            return Integer(0)
+
+    clear_cache()
+    hacked = UndefinedFunction("f", bases=(Vanishing,))
+    with pytest.raises(InvalidArgument, match="neither SymPy's nor the kernel's"):
+        as_term(hacked(E(X)))
+    plain = Function("f")(E(X))  # the cached hacked object, or a plain one
+    proof = Derivation("f_is_zero", Equation(plain, 0), (Step(RULES["ring"], 0),), ())
+    assert not audit(proof).verified
+    clear_cache()
+
+
+def test_a_class_that_names_a_sympy_or_kernel_module_is_still_foreign() -> None:
+    class Sigma(Symbol):
+        __module__ = "sympy.core.symbol"
+        is_positive = True
+        is_real = True
+
+    with pytest.raises(InvalidArgument, match="neither SymPy's nor the kernel's"):
+        as_term(Sigma("sigma") ** 2)
+
+    @dataclass(frozen=True)
+    class Everything(Independence):
+        __module__ = "scaledattn.kernel.assumptions"
+
+        def block_key(self, atom: Any) -> Any:
+            return (atom, None)  # every atom its own block: E[XY] = E[X]E[Y] for Y = X
+
+    with pytest.raises(InvalidArgument, match="not an assumption of the kernel"):
+        Context.of((Everything(),))
+
+
+def test_a_function_class_spoofing_sympys_module_leaves_nothing_in_the_table() -> None:
+    from sympy.core.function import UndefinedFunction
+
+    hacked = UndefinedFunction("f", __dict__={"_eval_expand_mul": lambda self, **h: 0})
+    hacked.__module__ = "sympy.core.function"
+    clear_cache()
+    assert normal_form(hacked(E(X))) == 0  # computed for it, but not kept under f(E(X))
+    clear_cache()
+    plain = Function("f")(E(X))
+    proof = Derivation("f_is_zero", Equation(plain, 0), (Step(RULES["ring"], 0),), ())
+    assert not audit(proof).verified
+
+
+@pytest.mark.parametrize(
+    "binder",
+    [
+        sympy.Sum(i * m, (m, 1, 3)),
+        sympy.Product(m, (m, 1, 3)),
+        sympy.Integral(m, (m, 0, 1)),
+        sympy.Lambda(m, m * i),
+        sympy.Derivative(Function("f")(m), m),
+        sympy.Limit(i / m, m, sympy.oo),
+        sympy.Subs(i * m, m, 1),
+    ],
+    ids=["Sum", "Product", "Integral", "Lambda", "Derivative", "Limit", "Subs"],
+)
+def test_sympys_own_binders_are_not_terms(binder: Expr) -> None:
+    # The kernel scopes only its own binders (IndexSum, CrossSum, Lim): inside a SymPy
+    # Sum, substitution captured and a fact about a bound symbol stayed visible.
+    with pytest.raises(InvalidArgument, match="not a term"):
+        as_term(IndexSum(E(X) * binder, i, n))
+
+
+def test_the_reviews_captures_through_a_sympy_sum_are_refused() -> None:
+    t, w = index("t"), index("w")
+    lhs = IndexSum(sympy.KroneckerDelta(t, w) * E(X), w, n)
+    rhs = IndexSum(Integer(0), w, n)
+    with pytest.raises(InvalidArgument):  # Σ_w δ_tw = 0 "from t ≠ w", in SymPy's Sum
+        as_term(sympy.Sum(sympy.KroneckerDelta(t, w), (w, 1, n)))
+    proof = Derivation(
+        "delta", Equation(lhs, rhs), (Step(RULES["delta_distinct"], rhs),), (Distinct(t, w),)
+    )
+    assert not audit(proof).verified  # the kernel's own sum binds w: the fact is hidden
+
+
+def test_an_assumption_may_not_hold_a_kernel_bound_name() -> None:
+    # Mean(X, ι0) with ι0 read off a normal form: Σᵢ E[X] became Σᵢ i by capture.
+    c = normal_form(IndexSum(i, i, n)).args[1]
+    with pytest.raises(InvalidArgument, match="keeps for bound indices"):
+        Context.of((Moment(E(X), c),))
+    lhs, rhs = IndexSum(E(X), i, n), IndexSum(i, i, n)
+    proof = Derivation(
+        "m", Equation(lhs, rhs), (Step(RULES["substitute_moment"], rhs),), (Moment(E(X), c),)
+    )
+    assert not audit(proof).verified
+
+
+def test_a_float_inside_a_term_is_refused() -> None:
+    with pytest.raises(InvalidArgument, match="not exact"):
+        as_term(E(X) * (sympy.Float(2.0**53) + 1))
+
+
+def test_a_bound_variable_may_not_know_more_than_its_range() -> None:
+    negative = Symbol("i", integer=True, negative=True)  # Σ √(i²) would be Σ (−i)
+    even = Symbol("i", integer=True, positive=True, even=True)
+    for bad in (negative, even):
+        with pytest.raises(InvalidArgument, match="positive-integer symbol"):
+            IndexSum(E(X) * bad, bad, n)
+        with pytest.raises(InvalidArgument, match="positive-integer symbol"):
+            CrossSum(E(X) * bad, bad, j, n)
+    assert IndexSum(E(X) * Symbol("i", integer=True), Symbol("i", integer=True), n)
+    with pytest.raises(InvalidArgument, match="real symbol"):  # λ → ∞ is not negative
+        Lim(E(X), Symbol("lambda", negative=True))
+    assert Lim(E(X), Symbol("lambda", real=True)) is not None
+    assert Lim(E(X), index("m")) is not None  # the limit of a sequence
+
+
+def test_a_fact_sympy_does_not_define_is_refused() -> None:
+    # above_fermi/below_fermi make SymPy's KroneckerDelta vanish: Σ_b δ_ab = 0.
+    a = Symbol("a", integer=True, positive=True, above_fermi=True)
+    with pytest.raises(InvalidArgument, match="a fact SymPy does not define"):
+        as_term(sympy.KroneckerDelta(a, i))
