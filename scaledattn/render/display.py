@@ -253,8 +253,8 @@ def _is(x: Any, kind: str) -> bool:
 
 
 #: Facts shown beside a sign, each when SymPy knows it (``x real`` only without a sign).
-_KINDS = ("an integer", "even", "odd", "prime", "composite", "noninteger", "rational")
-_KINDS += ("irrational", "algebraic", "transcendental")
+_KINDS: tuple[str, ...] = ("an integer", "even", "odd", "prime", "composite", "noninteger")
+_KINDS += ("rational", "irrational", "algebraic", "transcendental")
 
 
 def carried_assumptions(derivation: Any) -> tuple[str, ...]:
