@@ -22,6 +22,7 @@ from typing import Any
 import sympy
 from sympy import Eq, KroneckerDelta, Or, Rational, Symbol
 
+from scaledattn.errors import InvalidArgument
 from scaledattn.kernel.assumptions import (
     Assumption,
     Independent,
@@ -181,6 +182,13 @@ class _Draw:
         return n
 
     def term(self, bound: list[Symbol], depth: int) -> Any:
+        """A term, or a leaf where the one drawn is not in the kernel's language (√−1)."""
+        try:
+            return self._term(bound, depth)
+        except InvalidArgument:
+            return self.leaf(bound)
+
+    def _term(self, bound: list[Symbol], depth: int) -> Any:
         self.budget -= 1
         if depth <= 0 or self.budget <= 0:
             return self.leaf(bound)

@@ -23,7 +23,6 @@ from scaledattn.errors import InvalidArgument
 from scaledattn.kernel.binders import Scope, subst
 from scaledattn.kernel.expr import (
     MOMENT_OPERATORS,
-    RESERVED,
     Component,
     E,
     RandomVariable,
@@ -36,6 +35,7 @@ from scaledattn.kernel.expr import (
     kernel_class,
     normal_form,
     rebuild,
+    unclaimable,
 )
 
 __all__ = [
@@ -253,13 +253,13 @@ class Positive(Assumption):
         return {self.symbol}
 
 
-def _names(values: Iterable[Any]) -> set[Symbol]:
-    """Every free symbol of ``values``: terms, or tuples and sets of terms."""
-    found: set[Symbol] = set()
+def _terms(values: Iterable[Any]) -> Iterator[sympy.Basic]:
+    """The terms of ``values`` (terms, or tuples and sets of them), not the vectors named."""
     for v in values:
-        nested = isinstance(v, (tuple, frozenset))
-        found |= _names(v) if nested else getattr(v, "free_symbols", set())
-    return found
+        if isinstance(v, (tuple, frozenset)):
+            yield from _terms(v)
+        elif isinstance(v, sympy.Basic) and not isinstance(v, VectorLabel):
+            yield v
 
 
 @dataclass(frozen=True)
@@ -277,8 +277,9 @@ class Context:
             # A class of one's own could state anything (a block_key, a moment's instances).
             if not kernel_class(type(a)):
                 raise InvalidArgument(f"not an assumption of the kernel: {a!r}")
-            if _names(vars(a).values()) & RESERVED:
-                raise InvalidArgument(f"{a} holds a name the kernel keeps for bound indices")
+            for why in map(unclaimable, _terms(vars(a).values())):
+                if why is not None:
+                    raise InvalidArgument(f"{a}: {why}")
             if a not in items:
                 items.append(a)
         return cls(tuple(items))

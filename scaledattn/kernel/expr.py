@@ -147,10 +147,17 @@ SYMPY_TERMS = frozenset({
 })  # fmt: skip
 
 
-def _genuine(cls: type, package: str) -> bool:
-    """Whether ``cls`` is found under its own name in its module, a module of ``package``."""
+#: The kernel's modules: a class is the kernel's only if one of them holds it.
+KERNEL_MODULES = frozenset(
+    f"scaledattn.kernel.{m}"
+    for m in ("assumptions", "binders", "calculus", "expr", "rules", "theorem", "vectors")
+)
+
+
+def _genuine(cls: type, modules: Callable[[str], bool]) -> bool:
+    """Whether ``cls`` is found under its own name in its module, one of ``modules``."""
     name = cls.__module__ or ""
-    module = sys.modules.get(name) if name.startswith(package) else None
+    module = sys.modules.get(name) if modules(name) else None
     try:
         found: Any = functools.reduce(getattr, cls.__qualname__.split("."), module)
     except AttributeError:  # also a class made inside a function, or no module
@@ -160,11 +167,11 @@ def _genuine(cls: type, package: str) -> bool:
 
 def kernel_class(cls: type) -> bool:
     """Whether ``cls`` is the kernel's own (not a class that only says so in __module__)."""
-    return _genuine(cls, "scaledattn.kernel.")
+    return _genuine(cls, KERNEL_MODULES.__contains__)
 
 
-#: The classes found in the language so far, and the symbols whose facts SymPy defines
-#: (a symbol's equality includes its facts): each is looked at once.
+#: The classes found in the language so far, and the symbols found admissible (a
+#: symbol's equality includes its facts): each is looked at once.
 _LANGUAGE: set[type] = set(SYMPY_TERMS)
 _DEFINED: set[Symbol] = set()
 
@@ -181,36 +188,88 @@ def in_language(cls: type) -> bool:
 
 def _refused(x: sympy.Basic) -> str | None:
     """Why ``x`` is not a term of the kernel, or None (docs/kernel.md)."""
-    for node in sympy.preorder_traversal(x):
+    stack: list[tuple[Any, bool]] = [(x, False)]
+    while stack:
+        node, label_here = stack.pop()
         cls = type(node)
-        if isinstance(node, Symbol) and node not in _DEFINED:
-            if not _assume_defined.issuperset(node.assumptions0):
-                return f"{node} carries a fact SymPy does not define ({node.assumptions0})"
-            if len(_DEFINED) < 20_000:
-                _DEFINED.add(node)
-        if in_language(cls):
-            continue
-        if isinstance(node, Group) and all(
-            getattr(cls, m) is getattr(Group, m) for m in _GROUP_OWN
-        ):
-            continue
-        if (
-            type(cls) is UndefinedFunction
-            and cls.__bases__ == (AppliedUndef,)
-            and all(
-                k in _PLAIN_FUNCTION or (k.startswith("is_") and v in (True, False, None))
-                for k, v in vars(cls).items()
-            )
-        ):
-            continue
-        if cls is sympy.Float:
-            return f"{node} is a float, and a float is not exact (write a Rational)"
-        if _genuine(cls, "sympy."):
-            return (
-                f"{cls.__name__} is not in the kernel's language (its sums and limits are its own)"
-            )
-        return f"{cls.__name__} is neither SymPy's nor the kernel's (its facts are taken on trust)"
+        why = _symbol_refused(node, label_here) if isinstance(node, Symbol) else None
+        if why is not None:
+            return why
+        if not (in_language(cls) or _plain_group(cls) or _plain_function(cls)):
+            if cls is sympy.Float:
+                return f"{node} is a float, and a float is not exact (write a Rational)"
+            if _genuine(cls, lambda name: name.startswith("sympy.")):
+                return f"{cls.__name__} is not in the kernel's language (its sums are its own)"
+            return f"{cls.__name__} is neither SymPy's nor the kernel's (its facts are on trust)"
+        labels = 2 if cls is DotProduct else 1 if cls is Component else 0  # q, k first
+        stack.extend((a, n < labels) for n, a in enumerate(node.args))
     return None
+
+
+def _symbol_refused(node: Symbol, label_here: bool) -> str | None:
+    if isinstance(node, VectorLabel) and not label_here:
+        return f"{node} names a random vector: write its components or a dot product"
+    if node in _DEFINED:
+        return None
+    facts = node.assumptions0
+    if not _assume_defined.issuperset(facts):
+        return f"{node} carries a fact SymPy does not define ({facts})"
+    if facts.get("commutative") is False or facts.get("infinite") is True:
+        return f"{node} is infinite or does not commute, and every term of the kernel is not"
+    if type(node) in _KIND_FACTS and facts != _KIND_FACTS[type(node)]:
+        return f"{node} carries facts a {type(node).__name__} does not have ({facts})"
+    if len(_DEFINED) < 20_000:
+        _DEFINED.add(node)
+    return None
+
+
+def _plain_group(cls: type) -> bool:
+    """A display Group: it changes nothing Group has but how it is made and printed."""
+    return issubclass(cls, Group) and all(
+        k in _GROUP_DISPLAY or getattr(Group, k, v) is v or getattr(Group, k, v) == v
+        for c in cls.__mro__
+        if c not in Group.__mro__
+        for k, v in vars(c).items()
+    )
+
+
+def _plain_function(cls: type) -> bool:
+    """An undefined function ``Function(name)``: nothing in its class but SymPy's facts."""
+    return (
+        type(cls) is UndefinedFunction
+        and cls.__bases__ == (AppliedUndef,)
+        and vars(cls).get("is_commutative") is not False
+        and all(
+            k in _PLAIN_FUNCTION or (k[3:] in _assume_defined and v in (True, False, None))
+            for k, v in vars(cls).items()
+        )
+    )
+
+
+def unclaimable(term: sympy.Basic) -> str | None:
+    """Why a claim's, statement's or assumption's term may not be one, or None.
+
+    Evaluated, each of its parts must still be in the language (1/0 in 1/(1/0) is
+    not), and it may hold no Dummy free: Dummies are the kernel's bound and fresh
+    names, which a free one would capture.
+    """
+    found: list[str | None] = [None]
+
+    def evaluate_part(e: Any) -> Any:
+        if isinstance(e, (sympy.UnevaluatedExpr, Group)):
+            return evaluate_part(e.args[0])
+        if not e.args or e.is_Atom:
+            return e
+        made = e.func(*map(evaluate_part, e.args))
+        found[0] = found[0] or _refused(made)  # its atoms where they stand
+        return made
+
+    with evaluate(True):
+        evaluated = evaluate_part(term)
+    why = found[0] or _refused(evaluated)
+    if why is None and any(isinstance(s, sympy.Dummy) for s in evaluated.free_symbols):
+        why = f"{evaluated} holds a name the kernel keeps for bound indices (a Dummy)"
+    return why
 
 
 def _check_dim(n: Any) -> Expr:
@@ -479,11 +538,17 @@ def _rebuild(expr: Any) -> Any:
 
 _BOUND = tuple(sympy.Dummy(f"ι{n}", integer=True, positive=True) for n in range(64))
 _CANONICAL: dict[tuple[int, tuple[tuple[str, bool], ...]], Symbol] = {}
-#: The kernel's bound names: free in a claim or statement, one would be captured.
-RESERVED: set[Symbol] = set(_BOUND)
 _CONTENT = "_hashable_content"
-#: What a display Group's class must take from Group: equality, and what it is made of.
-_GROUP_OWN = ("__eq__", "__hash__", _CONTENT, "args", "func")
+#: What a display Group's class may set of what Group has: how it is made and printed.
+_GROUP_DISPLAY = frozenset({
+    "__new__", "__module__", "__qualname__", "__doc__", "__dict__", "__weakref__",
+    "__slots__", "__annotations__", "_sympystr", "_latex", "_pretty",
+})  # fmt: skip
+#: The facts each of the kernel's kinds of symbol has, and no other.
+_KIND_FACTS = {
+    RandomVariable: RandomVariable("X").assumptions0,
+    VectorLabel: VectorLabel("q").assumptions0,
+}
 #: What ``Function("f")`` puts in the class it makes (a user class may add nothing).
 _PLAIN_FUNCTION = frozenset(vars(sympy.Function("f")))
 
@@ -537,7 +602,6 @@ def _canonical_dummy(depth: int, like: Symbol) -> Symbol:
     key = (depth, tuple(sorted(like.assumptions0.items())))
     if key not in _CANONICAL:
         _CANONICAL[key] = sympy.Dummy(f"β{depth}", **like.assumptions0)
-        RESERVED.add(_CANONICAL[key])
     return _CANONICAL[key]
 
 

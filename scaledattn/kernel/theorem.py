@@ -37,7 +37,7 @@ from scaledattn.errors import (
 )
 from scaledattn.kernel.assumptions import Assumption, Context
 from scaledattn.kernel.binders import Scope, arg_scopes
-from scaledattn.kernel.expr import RESERVED, as_term, normal_form, rebuild, same
+from scaledattn.kernel.expr import as_term, normal_form, rebuild, same, unclaimable
 from scaledattn.kernel.rules import RULES, Rule, is_registered, prop_key
 
 __all__ = [
@@ -194,6 +194,10 @@ class Axiom:
     name: str
     rewrite: Any = field(repr=False, compare=False)
 
+    def __post_init__(self) -> None:
+        if not self.name.isidentifier() or self.name in RULES:
+            raise InvalidArgument(f"an axiom's name is an identifier, not a rule's: {self.name}")
+
     def apply(self, expr: Any, ctx: Context) -> tuple[Any, frozenset[Assumption]]:
         """Apply the assumed rewrite."""
         with evaluate(True):
@@ -300,13 +304,25 @@ def _refusal(err: Exception, **where: Any) -> IllFormed:
     return IllFormed(f"  {kind_of}{err}", **where)
 
 
+def _name_clash(derivation: Derivation) -> str | None:
+    """A name two different symbols of the derivation share (they would print alike)."""
+    seen: dict[str, Any] = {}
+    st = derivation.statement
+    for term in (st.lhs, st.rhs, derivation.start, *(s.claim for s in derivation.steps)):
+        for symbol in getattr(term, "free_symbols", ()):
+            if seen.setdefault(str(symbol), symbol) != symbol:
+                return str(symbol)
+    return None
+
+
 def _claim(kind: str, x: Any) -> Any:
     """A claim as a term: an expression in a chain of equalities, a proposition in one of ⇔."""
     if kind == "iff" and isinstance(x, bool):
         return sympy.true if x else sympy.false
     term = as_term(x)
-    if isinstance(term, sympy.Basic) and term.free_symbols & RESERVED:
-        raise InvalidArgument(f"{_show(term)} holds a name the kernel keeps for bound indices")
+    why = unclaimable(term) if isinstance(term, sympy.Basic) else None
+    if why is not None:
+        raise InvalidArgument(why)
     if kind == "calc" and not isinstance(term, Expr):
         raise InvalidArgument(f"a chain of equalities claims expressions, got {_show(term)}")
     if kind == "iff" and not isinstance(term, Boolean):
@@ -421,12 +437,14 @@ def audit(derivation: Derivation, theorems: Mapping[str, Theorem] | None = None)
             results.append(check_step(prev, step, number, derivation, theorems))
             prev = step.claim
         statement_error: ProofError | None = None
+        if (clash := _name_clash(derivation)) is not None:
+            statement_error = IllFormed(f"  two symbols are named {clash}", theorem=derivation.name)
         kind, ends = _kind(derivation.statement), None
         try:
             prev, rhs = _claim(kind, prev), _claim(kind, derivation.statement.rhs)
             ends = _equal(kind, prev, rhs) if derivation.steps else None
         except Exception as err:  # as in check_step: a term it cannot take apart is refused
-            statement_error = _refusal(err, theorem=derivation.name)
+            statement_error = statement_error or _refusal(err, theorem=derivation.name)
         if statement_error is not None:
             pass
         elif not derivation.steps:

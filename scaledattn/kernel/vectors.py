@@ -103,6 +103,8 @@ class Softmax(OpaqueTerm):
     is_positive = True
 
     def __new__(cls, scores: Any, i: Any, n: Any, name: Any = "p") -> Softmax:
+        if _name(name) == _name(scores):  # pᵢ would be shown as sᵢ
+            raise InvalidArgument(f"the softmax of {scores} needs a name of its own")
         obj: Softmax = Expr.__new__(cls, _name(scores), _check_index(i), _check_dim(n), _name(name))
         return obj
 
@@ -222,6 +224,8 @@ class Entries(Assumption):
             raise InvalidArgument(f"Entries defines a RealVector, got {vector!r}")
         j = _index_symbol(j)
         body = rebuild(as_term(body))
+        if body.is_extended_real is not True:  # r is real, so every entry of it
+            raise InvalidArgument(f"the entries of {vector.name} are real: {sympy.sstr(body)}")
         if is_random(body):
             raise InvalidArgument(
                 f"the entries of {vector.name} are real numbers, not random: {sympy.sstr(body)}"

@@ -47,7 +47,7 @@ from scaledattn.prooffile.library import NAMES as LEMMA_NAMES
 from scaledattn.prooffile.parse import Document, TheoremBlock
 from scaledattn.prooffile.search import Justification, Search
 from scaledattn.registry import all_derivations
-from scaledattn.render.display import assumption_text
+from scaledattn.render.display import assumption_text, carried_assumptions
 
 __all__ = [
     "StepVerdict",
@@ -304,6 +304,9 @@ class Checker:
             spans.append((first, len(kernel_steps)))
         completed = replace(skeleton, steps=tuple(kernel_steps))
         verdict.audit = audit(completed, theorems)
+        verdict.described += [
+            f"{f} (carried by the symbol)" for f in carried_assumptions(completed)
+        ]
         prev = start
         for number, (written, (first, _)) in enumerate(
             zip(block.steps, spans, strict=True), start=1

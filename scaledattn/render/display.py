@@ -268,31 +268,44 @@ def _is(x: Any, kind: str) -> bool:
     return getattr(x, f"is_{kind.split()[-1]}") is True
 
 
+#: Facts shown beside a sign, each when SymPy knows it (``x real`` only without a sign).
+_KINDS: tuple[str, ...] = ("an integer", "even", "odd", "prime", "composite", "noninteger")
+_KINDS += ("rational", "irrational", "algebraic", "transcendental")
+
+
 def carried_assumptions(derivation: Any) -> tuple[str, ...]:
     """The facts carried by the symbols and functions of a derivation, not declared.
 
     ``Symbol("sigma", positive=True)`` makes σ > 0 an assumption of every step that uses
     it, ``Function("f", negative=True)`` makes f(…) < 0 one; they are listed here so that
-    every rendering shows them beside the declared ones: a sign, and being an integer.
-    Index and dimension symbols are positive integers by their type and are not listed.
+    every rendering shows them beside the declared ones: a sign, being real, an integer,
+    even, odd, prime. Index and dimension symbols are listed together as positive
+    integers; random variables and vectors are real by their kind and are not listed.
     """
     found: dict[str, Any] = {}
     parts = [derivation.statement.lhs, derivation.statement.rhs]
     parts += [s.claim for s in derivation.steps]
     for part in parts:
         for x in getattr(part, "free_symbols", set()):
-            if isinstance(x, sympy.Symbol) and x.assumptions0 != INDEX_FACTS:
+            if type(x) in (sympy.Symbol, sympy.Dummy):
                 found[str(x)] = x
         for f in getattr(part, "atoms", lambda *_: set())(AppliedUndef):
             found[f"{f.func}(…)"] = f
-    facts = []
+    counting = sorted(n for n, x in found.items() if x.assumptions0 == INDEX_FACTS)
+    facts = [
+        f"{', '.join(counting)} {'positive integers' if counting[1:] else 'a positive integer'}"
+    ]
     for name, x in sorted(found.items()):
-        for key, text in _SIGNS:
-            if getattr(x, f"is_{key}") is True:
-                facts.append(f"{name} {text}")
-                break
-        facts += [f"{name} {kind}" for kind in ("an integer", "even", "odd") if _is(x, kind)]
-    return tuple(facts)
+        if name in counting:
+            continue
+        signs = [f"{name} {text}" for key, text in _SIGNS if getattr(x, f"is_{key}") is True]
+        implied = ("rational", "algebraic") if x.is_integer else ()  # by an integer
+        facts += signs[:1] + [
+            f"{name} {kind}" for kind in _KINDS if _is(x, kind) and kind not in implied
+        ]
+        if not signs and x.is_integer is not True and x.is_real is True:
+            facts.append(f"{name} real")
+    return tuple(facts[0 if counting else 1 :])
 
 
 def assumption_lines(derivation: Any) -> list[str]:

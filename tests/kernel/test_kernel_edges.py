@@ -35,6 +35,7 @@ from scaledattn.kernel import (
     Rule,
     Step,
     Var,
+    as_written,
     audit,
     axiom,
     check,
@@ -174,7 +175,6 @@ def test_canonical_names_are_made_on_first_use(monkeypatch: pytest.MonkeyPatch) 
     made = list(expr_module._CANONICAL.values())
     assert len(made) == 2  # depths 0 and 1
     assert all(isinstance(name, Dummy) and name.is_real for name in made)
-    assert all(name in expr_module.RESERVED for name in made)  # never a free constant
 
 
 def test_a_fact_about_a_symbol_an_outer_sum_binds_stays_hidden_under_an_inner_sum() -> None:
@@ -593,3 +593,158 @@ def test_a_fact_sympy_does_not_define_is_refused() -> None:
     a = Symbol("a", integer=True, positive=True, above_fermi=True)
     with pytest.raises(InvalidArgument, match="a fact SymPy does not define"):
         as_term(sympy.KroneckerDelta(a, i))
+
+
+# -------------------------------------------- what a third hostile review found (k4)
+
+
+def test_a_forged_fresh_name_is_refused_free_in_a_claim() -> None:
+    # SymPy lets anyone build the Dummy the kernel will open the next sum with; free in
+    # a claim it would be captured (Σᵢ i·D = Σᵢ i²). A free Dummy is no claim's.
+    forged = Dummy(
+        f"Dummy_{Dummy._count}",
+        dummy_index=Dummy._base_dummy_index + Dummy._count,
+        integer=True,
+        positive=True,
+    )
+    lhs, rhs = IndexSum(i * forged, i, n), IndexSum(i**2, i, n)
+    result = audit(Derivation("capture", Equation(lhs, rhs), (Step(RULES["ring"], rhs),), ()))
+    assert not result.verified
+    assert "keeps for bound indices" in str(result.errors[0])
+    with pytest.raises(InvalidArgument, match="keeps for bound indices"):
+        Context.of((Moment(E(X), forged),))
+
+
+def test_a_function_class_may_carry_only_sympys_facts() -> None:
+    for flag in ({"is_Atom": True}, {"is_Integer": True, "integer": True, "positive": True}):
+        with pytest.raises(InvalidArgument, match="neither SymPy's nor the kernel's"):
+            as_term(Function("f", **flag)(E(X)))  # an is_… flag that is not a fact
+    with pytest.raises(InvalidArgument, match="neither SymPy's nor the kernel's"):
+        as_term(Function("f", commutative=False)(E(X)))
+    assert as_term(Function("f", positive=True)(E(X))) is not None
+
+
+def test_a_display_group_may_change_only_how_it_prints() -> None:
+    class Quiet(Group):
+        @property
+        def free_symbols(self) -> set[Any]:  # hid ι0 from the check of claims
+            return set()
+
+    with pytest.raises(InvalidArgument, match="neither SymPy's nor the kernel's"):
+        as_term(Quiet(E(X)))
+    from scaledattn.render.display import Abbrev
+
+    assert as_term(Abbrev(E(X), "D_1")) is not None  # the renderer's own group
+
+
+def test_a_vectors_name_is_not_a_term() -> None:
+    from scaledattn.kernel import RandomVector
+
+    q = RandomVector("q", n)
+    with pytest.raises(InvalidArgument, match="names a random vector"):
+        Var(q.label)  # Var(q) = 0 followed, the label taken for a constant
+    assert Var(q[i]) is not None
+
+
+def test_a_class_in_a_module_named_like_the_kernels_is_not_the_kernels() -> None:
+    import sys
+    import types
+
+    from scaledattn.kernel import IndependentComponents
+    from scaledattn.kernel.expr import kernel_class
+
+    module = types.ModuleType("scaledattn.kernel.evil")
+
+    class AllApart(IndependentComponents):
+        def block_key(self, atom: Any) -> Any:
+            return (atom, None)
+
+    AllApart.__module__, AllApart.__qualname__ = module.__name__, "AllApart"
+    module.AllApart = AllApart  # type: ignore[attr-defined]
+    sys.modules[module.__name__] = module
+    try:
+        assert not kernel_class(AllApart)
+    finally:
+        del sys.modules[module.__name__]
+
+
+def test_a_claim_undefined_once_evaluated_is_refused() -> None:
+    x = Symbol("x")
+    with as_written():
+        reciprocal = sympy.Pow(sympy.Pow(Integer(0), -1), -1)  # 1/(1/0)
+        vanishing = sympy.exp(-sympy.Abs(sympy.Pow(sympy.Add(x, -x), -1)))
+    for lhs in (reciprocal, vanishing):
+        proof = Derivation("u", Equation(lhs, 0), (Step(RULES["ring"], 0),), ())
+        assert not audit(proof).verified
+
+
+def test_a_random_variable_carries_only_its_kinds_facts() -> None:
+    from scaledattn.kernel.expr import RandomVariable
+
+    forged = Symbol.__new__(RandomVariable, "X", integer=True, positive=True)
+    with pytest.raises(InvalidArgument, match="facts a RandomVariable does not have"):
+        as_term(E(forged))
+
+
+def test_a_real_vectors_entries_are_real() -> None:
+    from scaledattn.kernel import Entries, RealVector
+
+    with pytest.raises(InvalidArgument, match="are real"):
+        Entries(RealVector("r", 3), (-1) ** Rational(1, 3), index("j"))
+
+
+def test_two_symbols_with_one_name_are_refused() -> None:
+    positive, plain = Symbol("x", positive=True), Symbol("x")
+    with as_written():
+        lhs = sympy.sqrt(positive**2) + plain - plain
+        rhs = positive + plain - plain
+    result = audit(Derivation("clash", Equation(lhs, rhs), (Step(RULES["ring"], rhs),), ()))
+    assert not result.verified
+    assert "two symbols are named x" in str(result.errors[-1])
+
+
+def test_an_axiom_is_not_named_as_a_rule() -> None:
+    from scaledattn.kernel.theorem import Axiom, _Rewrite
+
+    with pytest.raises(InvalidArgument, match="not a rule's"):
+        Axiom("ring", _Rewrite("ring", E(X), 0))
+
+
+def test_every_module_of_the_kernel_is_listed_as_one() -> None:
+    from pathlib import Path
+
+    import scaledattn.kernel as kernel
+    from scaledattn.kernel.expr import KERNEL_MODULES
+
+    files = Path(kernel.__file__).parent.glob("*.py")
+    assert {f"scaledattn.kernel.{p.stem}" for p in files if p.stem != "__init__"} == KERNEL_MODULES
+
+
+def test_an_infinite_symbol_is_not_a_term() -> None:
+    y = Symbol("y", extended_real=True, infinite=True)  # Max(y, 1) = 1 "held"
+    with pytest.raises(InvalidArgument, match="is infinite or does not commute"):
+        as_term(E(X) * y)
+    with as_written():
+        lhs = sympy.Max(y, 1)
+    result = audit(Derivation("inf", Equation(lhs, 1), (Step(RULES["ring"], 1),), ()))
+    assert not result.verified
+
+
+def test_a_softmax_is_not_named_as_its_scores() -> None:
+    from scaledattn.kernel import RealVector, SoftmaxVector
+
+    with pytest.raises(InvalidArgument, match="needs a name of its own"):
+        SoftmaxVector(RealVector("s", n), "s")[i]
+
+
+def test_facts_that_decide_a_delta_are_listed_with_the_assumptions() -> None:
+    from scaledattn.derive import audit_of, calc
+    from scaledattn.render.json import audit_json
+
+    t, p = Symbol("t", transcendental=True), Symbol("p", prime=True)
+    for symbol, shown in ((t, "t transcendental"), (p, "p prime")):
+        with as_written():
+            lhs = sympy.KroneckerDelta(symbol, 1)
+        result = audit_of(calc("d", lhs, 0).eq(0, by=RULES["ring"]).qed())
+        assert result.verified  # true, given what the symbol carries, which is shown
+        assert shown in audit_json(result)["carried_by_symbols"]
