@@ -584,6 +584,12 @@ ARGUED: dict[str, Argument] = {
         " the zip's strictness is never used",
     ),
     **_argue(
+        K + "theorem.x__explain",
+        {10: "break"},
+        "display: which hint explains a rejection (the hints live outside the kernel); the"
+        " step is rejected either way",
+    ),
+    **_argue(
         K + "theorem.x__refusal",
         {
             1: "kind_of = None",

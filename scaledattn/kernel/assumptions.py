@@ -281,6 +281,9 @@ class Context:
                 if why is not None:
                     raise InvalidArgument(f"{a}: {why}")
             if a not in items:
+                name = getattr(a, "body", None) is not None and getattr(a, "name", None)
+                if name and any(getattr(b, "name", None) == name for b in items):
+                    raise InvalidArgument(f"{name} is defined twice")
                 items.append(a)
         return cls(tuple(items))
 
@@ -302,11 +305,26 @@ class Context:
         if not bound:
             return self
         sums = bound - scope.limits
-        keep = tuple(a for a in self.assumptions if not (a.constrains() & bound))
+        keep = tuple(a for a in self.assumptions if not (self._reach(a) & bound))
         readable = tuple(a for a in keep if not (a.parameters() & sums))
         if len(readable) == len(self.assumptions):
             return self
         return Context(readable, tuple(a for a in keep if a not in readable))
+
+    def _reach(self, a: Assumption) -> set[Symbol]:
+        """What a fact is about: its symbols, and the definitions' of the vectors it names.
+
+        E[q_i] = r_i with r_j = s_j + λδ_jw is about the λ of that moment.
+        """
+        found = a.constrains()
+        if hasattr(a, "body"):  # a definition: read with its parameters wherever it is used
+            return found
+        terms = _terms(vars(a).values())
+        named = {getattr(n, "vector", None) for t in terms for n in sympy.preorder_traversal(t)}
+        for d in self.assumptions:
+            if hasattr(d, "body") and getattr(d, "name", None) in named:
+                found |= d.constrains() | d.parameters()
+        return found
 
     def entails(self, assumption: Assumption) -> bool:
         """True when ``assumption`` is declared here (syntactically)."""

@@ -205,7 +205,13 @@ class Scope:
     def enter(self, b: Binder) -> Scope:
         """The scope inside binder ``b``: its symbols bound afresh, facts about them dropped."""
         mine = set(b.bound)
-        ranges = tuple((s, r) for s, r in self.ranges if s not in mine)
+        # An outer index whose bound mentions a symbol b rebinds has no known range in
+        # here: Σ_{m≤n} Σ_{n≤2} …, inside, m ≤ n is about the outer n.
+        ranges = tuple(
+            (s, () if any(mine & x.free_symbols for x in r) else r)
+            for s, r in self.ranges
+            if s not in mine
+        )
         ranges += tuple((s, b.outside) for s in b.bound)
         distinct = frozenset(p for p in self.distinct if not p & mine)
         distinct |= {frozenset(p) for p in getattr(b, "distinct_pairs", ())}

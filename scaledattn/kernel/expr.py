@@ -212,10 +212,8 @@ def _symbol_refused(node: Symbol, label_here: bool) -> str | None:
     if node in _DEFINED:
         return None
     facts = node.assumptions0
-    if not _assume_defined.issuperset(facts):
-        return f"{node} carries a fact SymPy does not define ({facts})"
-    if facts.get("commutative") is False or facts.get("infinite") is True:
-        return f"{node} is infinite or does not commute, and every term of the kernel is not"
+    if not _assume_defined.issuperset(facts) or _unshown(facts):
+        return f"{node} carries a fact the kernel does not take ({facts})"
     if type(node) in _KIND_FACTS and facts != _KIND_FACTS[type(node)]:
         return f"{node} carries facts a {type(node).__name__} does not have ({facts})"
     if len(_DEFINED) < 20_000:
@@ -226,7 +224,7 @@ def _symbol_refused(node: Symbol, label_here: bool) -> str | None:
 def _plain_group(cls: type) -> bool:
     """A display Group: it changes nothing Group has but how it is made and printed."""
     return issubclass(cls, Group) and all(
-        k in _GROUP_DISPLAY or getattr(Group, k, v) is v or getattr(Group, k, v) == v
+        k in _GROUP_DISPLAY or (type(getattr(Group, k, v)) is type(v) and getattr(Group, k, v) == v)
         for c in cls.__mro__
         if c not in Group.__mro__
         for k, v in vars(c).items()
@@ -238,9 +236,11 @@ def _plain_function(cls: type) -> bool:
     return (
         type(cls) is UndefinedFunction
         and cls.__bases__ == (AppliedUndef,)
+        and not _unshown({k[3:]: v for k, v in vars(cls).items() if k.startswith("is_")})
         and vars(cls).get("is_commutative") is not False
         and all(
-            k in _PLAIN_FUNCTION or (k[3:] in _assume_defined and v in (True, False, None))
+            k in _PLAIN_FUNCTION
+            or (k[3:] in _assume_defined and (v is True or v is False or v is None))
             for k, v in vars(cls).items()
         )
     )
@@ -544,6 +544,21 @@ _GROUP_DISPLAY = frozenset({
     "__new__", "__module__", "__qualname__", "__doc__", "__dict__", "__weakref__",
     "__slots__", "__annotations__", "_sympystr", "_latex", "_pretty",
 })  # fmt: skip
+
+
+def _unshown(facts: dict[str, Any]) -> bool:
+    """Facts no term may carry (the others are shown where they are carried).
+
+    Zero, imaginary, polar, infinite, not commuting, extended real but not real (±∞).
+    """
+    bad = ("zero", "imaginary", "polar", "infinite", "antihermitian")
+    return (
+        any(facts.get(k) is True for k in bad)
+        or facts.get("commutative") is False
+        or (facts.get("extended_real") is True and facts.get("real") is not True)
+    )
+
+
 #: The facts each of the kernel's kinds of symbol has, and no other.
 _KIND_FACTS = {
     RandomVariable: RandomVariable("X").assumptions0,

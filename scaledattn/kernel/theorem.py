@@ -22,6 +22,7 @@ from typing import Any
 
 import sympy
 from sympy import Expr
+from sympy.core.function import AppliedUndef
 from sympy.core.parameters import evaluate
 from sympy.logic.boolalg import Boolean
 
@@ -39,6 +40,7 @@ from scaledattn.kernel.assumptions import Assumption, Context
 from scaledattn.kernel.binders import Scope, arg_scopes
 from scaledattn.kernel.expr import as_term, normal_form, rebuild, same, unclaimable
 from scaledattn.kernel.rules import RULES, Rule, is_registered, prop_key
+from scaledattn.kernel.vectors import Deriv, Lim
 
 __all__ = [
     "Audit",
@@ -160,9 +162,13 @@ class _Rewrite:
     rhs: Any
     used: frozenset[Assumption] = frozenset()
     axioms: frozenset[str] = frozenset()
+    #: The definitions of the vectors it names, as where it was proved (none: free).
+    defined: frozenset[Assumption] = frozenset()
 
     def apply(self, expr: Any, ctx: Context) -> tuple[Any, frozenset[Assumption]]:
-        if not all(ctx.entails(a) for a in self.used):
+        if not all(ctx.entails(a) for a in self.used) or self.defined != _definitions(
+            ctx.assumptions, self.lhs, self.rhs
+        ):  # ∂r/∂s = 0 for a free r says nothing where r is defined by s
             return expr, frozenset()
         target, changed = normal_form(self.lhs), False
 
@@ -184,7 +190,21 @@ class _Rewrite:
 def _theorem_rule(t: Theorem) -> _Rewrite:
     """A theorem as a rewrite (an equivalence rewrites nothing)."""
     lhs, rhs = (t.statement.lhs, t.statement.rhs) if isinstance(t.statement, Equation) else (0, 0)
-    return _Rewrite(t.name, as_term(lhs), as_term(rhs), t.used, t.axioms)
+    defined = _definitions(t.derivation.assumptions, lhs, rhs)
+    return _Rewrite(t.name, as_term(lhs), as_term(rhs), t.used, t.axioms, defined)
+
+
+def _definitions(assumptions: Any, *terms: Any) -> frozenset[Assumption]:
+    """The definitions among ``assumptions`` of the vectors ``terms`` name.
+
+    Only when the terms hold a derivative or a limit: there a vector left undefined does
+    not vary (∂r/∂s = 0), so a theorem about it says nothing where it is defined.
+    """
+    nodes = [n for t in terms for n in sympy.preorder_traversal(t)]
+    if not any(isinstance(n, (Deriv, Lim)) for n in nodes):
+        return frozenset()
+    named = {getattr(n, "vector", None) for n in nodes}
+    return frozenset(a for a in assumptions if hasattr(a, "body") and a.name in named)
 
 
 @dataclass(frozen=True)
@@ -215,7 +235,11 @@ def axiom(rule: Any, lhs: Any = None, rhs: Any = None) -> Axiom:
     mean_zero: E(X) = 0 (verified modulo axiom EX0)
     """
     if isinstance(rule, str) and rule.isidentifier() and lhs is not None and rhs is not None:
-        return Axiom(rule, _Rewrite(rule, as_term(lhs), as_term(rhs)))
+        lhs, rhs = as_term(lhs), as_term(rhs)
+        for why in (unclaimable(lhs), unclaimable(rhs)):
+            if why is not None:
+                raise InvalidArgument(why)
+        return Axiom(rule, _Rewrite(rule, lhs, rhs))
     if isinstance(rule, Rule) and lhs is None and rhs is None:
         return Axiom(rule.name, rule)
     raise InvalidArgument("axiom takes a Rule, or a name (an identifier) and the sides lhs, rhs")
@@ -305,13 +329,27 @@ def _refusal(err: Exception, **where: Any) -> IllFormed:
 
 
 def _name_clash(derivation: Derivation) -> str | None:
-    """A name two different symbols of the derivation share (they would print alike)."""
+    """A name two different symbols or vectors of the derivation share (they print alike)."""
     seen: dict[str, Any] = {}
     st = derivation.statement
-    for term in (st.lhs, st.rhs, derivation.start, *(s.claim for s in derivation.steps)):
-        for symbol in getattr(term, "free_symbols", ()):
-            if seen.setdefault(str(symbol), symbol) != symbol:
-                return str(symbol)
+    terms = [st.lhs, st.rhs, derivation.start, *(s.claim for s in derivation.steps)]
+    for a in derivation.assumptions:
+        for v in vars(a).values():
+            terms += list(v) if isinstance(v, (tuple, frozenset)) else [v]
+    for term in terms:
+        for node in sympy.preorder_traversal(term) if isinstance(term, sympy.Basic) else ():
+            named: tuple[Any, ...] = ()
+            if isinstance(node, sympy.Symbol):
+                named = ((str(node), node),)
+            elif isinstance(node, AppliedUndef):  # SymPy tells f from a positive f by name
+                facts = tuple(sorted(node.func.default_assumptions.items()))
+                named = ((str(node.func), ("function", facts)),)
+            elif getattr(node, "vector", None) is not None:  # an entry, a softmax weight
+                shown = str(node.args[3].name) if len(node.args) > 3 else node.vector
+                named = ((shown, (type(node), node.vector, node.args[2])),)
+            for name, what in named:
+                if seen.setdefault(name, what) != what:
+                    return str(name)
     return None
 
 
@@ -437,10 +475,10 @@ def audit(derivation: Derivation, theorems: Mapping[str, Theorem] | None = None)
             results.append(check_step(prev, step, number, derivation, theorems))
             prev = step.claim
         statement_error: ProofError | None = None
-        if (clash := _name_clash(derivation)) is not None:
-            statement_error = IllFormed(f"  two symbols are named {clash}", theorem=derivation.name)
         kind, ends = _kind(derivation.statement), None
         try:
+            if (clash := _name_clash(derivation)) is not None:
+                raise InvalidArgument(f"two different things are named {clash}")
             prev, rhs = _claim(kind, prev), _claim(kind, derivation.statement.rhs)
             ends = _equal(kind, prev, rhs) if derivation.steps else None
         except Exception as err:  # as in check_step: a term it cannot take apart is refused
