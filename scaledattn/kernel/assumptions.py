@@ -253,6 +253,17 @@ class Positive(Assumption):
         return {self.symbol}
 
 
+def reached(assumptions: Iterable[Any], *terms: Any) -> frozenset[Any]:
+    """The definitions the vectors ``terms`` name reach, through their bodies too."""
+    definitions = [a for a in assumptions if hasattr(a, "body")]
+    named = {getattr(n, "vector", None) for t in terms for n in sympy.preorder_traversal(t)}
+    found: set[Any] = set()
+    while new := {d for d in definitions if d.name in named} - found:
+        found |= new
+        named |= {getattr(n, "vector", None) for d in new for n in sympy.preorder_traversal(d.body)}
+    return frozenset(found)
+
+
 def _terms(values: Iterable[Any]) -> Iterator[sympy.Basic]:
     """The terms of ``values`` (terms, or tuples and sets of them), not the vectors named."""
     for v in values:
@@ -319,11 +330,8 @@ class Context:
         found = a.constrains()
         if hasattr(a, "body"):  # a definition: read with its parameters wherever it is used
             return found
-        terms = _terms(vars(a).values())
-        named = {getattr(n, "vector", None) for t in terms for n in sympy.preorder_traversal(t)}
-        for d in self.assumptions:
-            if hasattr(d, "body") and getattr(d, "name", None) in named:
-                found |= d.constrains() | d.parameters()
+        for d in reached(self.assumptions, *_terms(vars(a).values())):
+            found |= d.constrains() | d.parameters()
         return found
 
     def entails(self, assumption: Assumption) -> bool:

@@ -36,11 +36,11 @@ from scaledattn.errors import (
     StepMismatch,
     UnknownRule,
 )
-from scaledattn.kernel.assumptions import Assumption, Context
+from scaledattn.kernel.assumptions import Assumption, Context, reached
 from scaledattn.kernel.binders import Scope, arg_scopes
 from scaledattn.kernel.expr import as_term, normal_form, rebuild, same, unclaimable
 from scaledattn.kernel.rules import RULES, Rule, is_registered, prop_key
-from scaledattn.kernel.vectors import Deriv, Lim
+from scaledattn.kernel.vectors import Deriv, Entry, Lim
 
 __all__ = [
     "Audit",
@@ -200,11 +200,10 @@ def _definitions(assumptions: Any, *terms: Any) -> frozenset[Assumption]:
     Only when the terms hold a derivative or a limit: there a vector left undefined does
     not vary (∂r/∂s = 0), so a theorem about it says nothing where it is defined.
     """
-    nodes = [n for t in terms for n in sympy.preorder_traversal(t)]
+    nodes = (n for t in terms for n in sympy.preorder_traversal(t))
     if not any(isinstance(n, (Deriv, Lim)) for n in nodes):
         return frozenset()
-    named = {getattr(n, "vector", None) for n in nodes}
-    return frozenset(a for a in assumptions if hasattr(a, "body") and a.name in named)
+    return reached(assumptions, *terms)  # r, and s where r_j = s_j, and on
 
 
 @dataclass(frozen=True)
@@ -336,6 +335,8 @@ def _name_clash(derivation: Derivation) -> str | None:
     for a in derivation.assumptions:
         for v in vars(a).values():
             terms += list(v) if isinstance(v, (tuple, frozenset)) else [v]
+        if hasattr(a, "body"):  # the vector it defines, named as its entries are
+            terms.append(_entry_of(a))
     for term in terms:
         for node in sympy.preorder_traversal(term) if isinstance(term, sympy.Basic) else ():
             named: tuple[Any, ...] = ()
@@ -351,6 +352,10 @@ def _name_clash(derivation: Derivation) -> str | None:
                 if seen.setdefault(name, what) != what:
                     return str(name)
     return None
+
+
+def _entry_of(definition: Any) -> Any:
+    return Entry(definition.name, definition.index, definition.dim)
 
 
 def _claim(kind: str, x: Any) -> Any:

@@ -27,6 +27,7 @@ from scaledattn.errors import InvalidArgument
 from scaledattn.kernel.assumptions import Assumption
 from scaledattn.kernel.binders import Binder, subst
 from scaledattn.kernel.expr import (
+    MOMENT_OPERATORS,
     IndexSum,
     OpaqueTerm,
     _check_dim,
@@ -339,6 +340,8 @@ def depends_on(expr: Expr, name: str, defs: dict[str, Entries], symbol: Any = No
         for node in sympy.preorder_traversal(e):
             if symbol is not None and node == symbol:
                 return True
+            if symbol is None and isinstance(node, MOMENT_OPERATORS):
+                return True  # a moment may be declared to be an entry (E[X] = s₁)
             if isinstance(node, (Entry, Softmax)):
                 if node.vector == name:
                     return True

@@ -285,6 +285,7 @@ def carried_assumptions(derivation: Any) -> tuple[str, ...]:
     found: dict[str, Any] = {}
     parts = [derivation.statement.lhs, derivation.statement.rhs]
     parts += [s.claim for s in derivation.steps]
+    parts += [v for a in derivation.assumptions for v in vars(a).values()]
     for part in parts:
         for x in getattr(part, "free_symbols", set()):
             if type(x) in (sympy.Symbol, sympy.Dummy):

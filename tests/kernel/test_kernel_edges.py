@@ -823,3 +823,55 @@ def test_facts_a_rendering_would_not_show_are_refused() -> None:
 def test_an_axiom_may_not_hold_a_fresh_name() -> None:
     with pytest.raises(InvalidArgument, match="keeps for bound indices"):
         axiom("EX_is_t", E(X), Dummy("t"))
+
+
+# -------------------------------------------- what a fifth hostile review found (k6)
+
+
+def test_a_moment_is_not_taken_for_a_constant_under_a_derivative() -> None:
+    # E[q_m] = s_m read under ∂/∂s_m, where deriv_linear took E[q_m] for a constant: 1 = 0.
+    verdicts = _check_proof(
+        "theorem one_is_zero: 1 = 0\nassume: no defaults\nassume: E(q_i) = s_i\n  1\n"
+        "  = deriv(s_m, s_m)   by deriv_entry\n  = deriv(E(q_m), s_m)   by substitute_moment\n"
+        "  = 0   by deriv_linear\n"
+    )
+    assert not verdicts[0].verified
+
+
+def test_definitions_are_followed_through_their_bodies() -> None:
+    # r_j = s_j with s free, cited where s_j = g_j: ∂r_m/∂g_m = 0 said nothing there.
+    verdicts = _check_proof(
+        "theorem r_of_g: deriv(r_m, g_m) = 0\nassume: r_j = s_j\n  deriv(r_m, g_m)\n"
+        "  = 0   by deriv_linear\n\ntheorem one_is_zero: 1 = 0\nassume: r_j = s_j\n"
+        "assume: s_j = g_j\n  1\n  = deriv(g_m, g_m)   by deriv_entry\n"
+        "  = deriv(s_m, g_m)   by entries_def\n  = deriv(r_m, g_m)   by entries_def\n"
+        "  = 0   by r_of_g\n"
+    )
+    assert [v.verified for v in verdicts] == [True, False]
+    verdicts = _check_proof(  # and a moment reaching λ through two definitions
+        "theorem moment_in_limit: lim(E(q_w) - lambda, lambda) = g_w\nassume: no defaults\n"
+        "assume: E(q_i) = r_i\nassume: r_j = s_j\nassume: s_j = g_j + lambda*delta(j, w)\n"
+        "  lim(E(q_w) - lambda, lambda)\n  = lim(r_w - lambda, lambda)   by substitute_moment\n"
+        "  = lim(s_w - lambda, lambda)   by entries_def\n"
+        "  = lim(g_w, lambda)   by entries_def\n  = g_w   by limit_at_infinity\n"
+    )
+    assert not verdicts[0].verified
+
+
+def test_a_sign_carried_by_a_symbol_of_an_assumption_is_shown() -> None:
+    from scaledattn.render.display import assumption_lines
+
+    c = Symbol("c", positive=True)
+    proof = Derivation(
+        "abs", Equation(sympy.Abs(E(X)), E(X)), (Step(RULES["ring"], E(X)),), (Moment(E(X), c),)
+    )
+    assert "c > 0 (carried by the symbol)" in assumption_lines(proof)
+
+
+def test_a_softmax_shown_with_a_defined_vectors_name_is_refused() -> None:
+    verdicts = _check_proof(
+        "theorem r_is_softmax: softmax(s, i, n, r) = exp(s_i)/sum(exp(s_l), l, 1, n)\n"
+        "assume: r_j = s_j\n  softmax(s, i, n, r)\n"
+        "  = exp(s_i)/sum(exp(s_l), l, 1, n)   by softmax_def\n"
+    )
+    assert not verdicts[0].verified
