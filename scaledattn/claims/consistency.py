@@ -36,8 +36,10 @@ def _declared(assumptions: Sequence[Assumption]) -> dict[Expr, Expr]:
     """Each declared moment with a numeric value (schematic indices kept as written)."""
     found: dict[Expr, Expr] = {}
     for a in assumptions:
-        if isinstance(a, Moment) and a.value.is_number and a.value.is_real:
-            found[a.lhs] = a.value
+        if not (isinstance(a, Moment) and a.value.is_number and a.value.is_real):
+            continue
+        if found.setdefault(a.lhs, a.value) != a.value:
+            found[a.lhs] = sympy.nan  # two values for one moment: no model has both
     return found
 
 
@@ -53,6 +55,8 @@ def inconsistency(
     """Why no model satisfies the assumptions, or '' when none of the checks fails."""
     moments = _declared(assumptions)
     for lhs, v in moments.items():
+        if v is sympy.nan:
+            return f"{lhs} is declared with two different values"
         if isinstance(lhs, (Var, Std)) and _is(v < 0):
             return f"{lhs} = {v} is negative"
         if isinstance(lhs, E):
@@ -62,6 +66,8 @@ def inconsistency(
                 if mean is not None and _is(v < mean**2):
                     return f"E[{z}] = {v} < E[{z.base}]² = {mean**2}"
                 var = moments.get(Var(z.base))
+                if mean is None and var is not None and _is(v < var):  # E[Z²] ≥ Var Z
+                    return f"E[{z}] = {v} < Var({z.base}) = {var}"
                 if mean is not None and var is not None and _is(sympy.Ne(v - mean**2, var)):
                     return f"Var({z.base}) = E[{z}] − E[{z.base}]² = {v - mean**2}, not {var}"
         if isinstance(lhs, Cov):

@@ -253,6 +253,23 @@ class Positive(Assumption):
         return {self.symbol}
 
 
+def _acyclic(items: list[Assumption]) -> None:
+    """Refuse definitions that reach themselves: r_j = g_j + 1, g_j = r_j gives r = r + 1.
+
+    Also through a moment declared to be a defined vector's entry (r_j = E[X] + 1, E[X] = r_1).
+    """
+    moments = [m.value for m in items if isinstance(m, Moment)]
+    for a in items:
+        name, body = getattr(a, "name", None), getattr(a, "body", None)
+        if body is None:
+            continue
+        reaches = {a} | reached(items, body)
+        bodies = (getattr(d, "body", sympy.S.Zero) for d in reaches)
+        moment = any(isinstance(n, MOMENT_OPERATORS) for b in bodies for n in b.atoms(Expr))
+        if a in reached(items, body) or (moment and a in reached(items, *moments)):
+            raise InvalidArgument(f"the definition of {name} refers back to it")
+
+
 def reached(assumptions: Iterable[Any], *terms: Any) -> frozenset[Any]:
     """The definitions the vectors ``terms`` name reach, through their bodies too."""
     definitions = [a for a in assumptions if hasattr(a, "body")]
@@ -296,6 +313,7 @@ class Context:
                 if name and any(getattr(b, "name", None) == name for b in items):
                     raise InvalidArgument(f"{name} is defined twice")
                 items.append(a)
+        _acyclic(items)
         return cls(tuple(items))
 
     def independences(self) -> tuple[Independence, ...]:

@@ -232,7 +232,7 @@ class Entries(Assumption):
                 f"the entries of {vector.name} are real numbers, not random: {sympy.sstr(body)}"
             )
         nodes = sympy.preorder_traversal(body)
-        if any(isinstance(a, Entry) and a.vector == vector.name for a in nodes):
+        if any(getattr(a, "vector", None) == vector.name for a in nodes):  # r_j, p(r)_j
             raise InvalidArgument(f"the entries of {vector.name} cannot be defined by themselves")
         object.__setattr__(self, "name", vector.name)
         object.__setattr__(self, "dim", vector.dim)

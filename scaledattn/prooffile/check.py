@@ -23,6 +23,7 @@ from typing import Any
 import sympy
 
 from scaledattn.claims.automation import key
+from scaledattn.claims.consistency import inconsistency
 from scaledattn.derive import audit_of
 from scaledattn.kernel import (
     RULES,
@@ -268,6 +269,9 @@ class Checker:
         search = Search(skeleton, theorems, seconds=self.seconds)
         start = block.start if block.start is not None else statement.lhs
         verdict = TheoremVerdict(block, assumptions, described, start)
+        problem = inconsistency(assumptions, {}, {})
+        if problem:  # as scaledattn verify: nothing follows from assumptions no model meets
+            verdict.problems.append(f"the assumptions are inconsistent ({problem})")
         if key(start) != key(statement.lhs):
             verdict.problems.append(
                 "the chain does not start at the statement's left side"

@@ -875,3 +875,34 @@ def test_a_softmax_shown_with_a_defined_vectors_name_is_refused() -> None:
         "  = exp(s_i)/sum(exp(s_l), l, 1, n)   by softmax_def\n"
     )
     assert not verdicts[0].verified
+
+
+# ------------------------------------------- what a sixth hostile review found (k7)
+
+
+def test_definitions_that_refer_back_to_themselves_are_refused() -> None:
+    from scaledattn.kernel import Entries, RealVector, SoftmaxVector
+
+    r, g = RealVector("r", n), RealVector("g", n)
+    with pytest.raises(InvalidArgument, match="refers back to it"):
+        Context.of((Entries(r, g[j] + 1, j), Entries(g, r[j], j)))  # r = r + 1
+    with pytest.raises(InvalidArgument, match="refers back to it"):
+        Context.of((Entries(r, E(X) + 1, j), Moment(E(X), r[1])))
+    with pytest.raises(InvalidArgument, match="cannot be defined by themselves"):
+        Entries(r, SoftmaxVector(r, "p")[j], j)
+    verdicts = _check_proof(
+        "theorem cyc: r_1 = r_1 + 20\nassume: r_j = g_j + 1\nassume: g_j = r_j\n"
+        "  r_1\n  = r_1 + 20 by entries_def\n"
+    )
+    assert not verdicts[0].verified
+
+
+def test_a_proof_file_with_inconsistent_assumptions_proves_nothing() -> None:
+    for assumptions in ("assume: E(X) = 1\nassume: E(X**2) = 0\n", "assume: E(X**2) = 0\n"
+                        "assume: Var(X) = 1\n"):  # fmt: skip
+        verdicts = _check_proof(
+            f"theorem bad: E(X**2) - E(X)**2 = -1\n{assumptions}  E(X**2) - E(X)**2\n"
+            "  = -1   by substitute_moment\n"
+        )
+        assert not verdicts[0].verified
+        assert "inconsistent" in " ".join(verdicts[0].problems)
