@@ -906,3 +906,37 @@ def test_a_proof_file_with_inconsistent_assumptions_proves_nothing() -> None:
         )
         assert not verdicts[0].verified
         assert "inconsistent" in " ".join(verdicts[0].problems)
+
+
+# ------------------------------------------------------- what the mutation run found
+
+
+def test_a_theorem_proved_where_its_vector_is_defined_applies_under_the_same_definition() -> None:
+    verdicts = _check_proof(
+        "theorem T: deriv(r_m, s_m) = 1\nassume: r_j = s_j + 1\n  deriv(r_m, s_m)\n"
+        "  = deriv(s_m + 1, s_m)   by entries_def\n  = deriv(s_m, s_m)   by deriv_linear\n"
+        "  = 1   by deriv_entry\n\ntheorem U: 2*deriv(r_m, s_m) = 2\nassume: r_j = s_j + 1\n"
+        "  2*deriv(r_m, s_m)\n  = 2   by T\n"
+    )
+    assert [v.verified for v in verdicts] == [True, True]
+
+
+def test_an_axiom_is_named_by_an_identifier() -> None:
+    from scaledattn.kernel.theorem import Axiom, _Rewrite
+
+    assert Axiom("EX0", _Rewrite("EX0", E(X), 0)).name == "EX0"
+    with pytest.raises(InvalidArgument, match="an identifier"):
+        Axiom("two words", _Rewrite("two words", E(X), 0))
+
+
+def test_a_softmax_shown_with_another_vectors_name_clashes_in_the_kernel() -> None:
+    from scaledattn.kernel import RealVector, SoftmaxVector
+
+    r, s = RealVector("r", n), RealVector("s", n)
+    for name, clash in (("r", True), ("p", False)):
+        p = SoftmaxVector(s, name)[i]
+        claim = r[i] + p
+        proof = Derivation(name, Equation(p + r[i], claim), (Step(RULES["ring"], claim),), ())
+        result = audit(proof)
+        assert result.verified is not clash
+        assert ("two different things are named r" in str(result.errors)) is clash
