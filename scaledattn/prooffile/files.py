@@ -136,7 +136,10 @@ def _certificate(raw: str) -> Document:
     for cert in _certificates(data):
         for t in cert["theorems"]:
             if isinstance(t, dict):
-                found.setdefault(str(t.get("name")), t)
+                # a lemma repeated by nested certificates is one theorem; a name reused
+                # for another theorem would hide it (a false one, unchecked, exit 0)
+                if found.setdefault(str(t.get("name")), t) != t:
+                    raise ProofFileError(f"theorem {t.get('name')} is stated twice", 1, 1)
             else:
                 raise ProofFileError("a certificate's theorem is not an object", 1, 1)
     if not found:

@@ -333,6 +333,21 @@ def test_a_file_that_is_not_json_or_has_no_certificate_is_malformed(tmp_path: Pa
         read_document(empty)
 
 
+def test_a_certificate_naming_two_theorems_alike_is_malformed(tmp_path: Path) -> None:
+    # The second "t" (Var(X) = 0, false) was dropped unchecked and the file passed.
+    true = {"name": "t", "kind": "calc", "statement": "Var(X/c) = Var(X)/c**2", "assume": []}
+    true |= {"start": "Var(X/c)", "steps": [{"expr": "Var(X)/c**2", "by": "variance_const_mul"}]}
+    false = {"name": "t", "kind": "calc", "statement": "Var(X) = 0", "assume": []}
+    false |= {"start": "Var(X)", "steps": [{"expr": "0", "by": "ring"}]}
+    path = tmp_path / "twice.json"
+    path.write_text(json.dumps({"certificate": {"theorems": [true, false]}}), encoding="utf-8")
+    with pytest.raises(ProofFileError, match="theorem t is stated twice"):
+        read_document(path)
+    once = {"certificate": {"theorems": [true]}, "lemma": {"certificate": {"theorems": [true]}}}
+    path.write_text(json.dumps(once), encoding="utf-8")
+    assert read_document(path) is not None  # the same lemma repeated is one theorem
+
+
 def test_an_unclosed_proof_block_in_markdown_is_malformed(tmp_path: Path) -> None:
     lesson = tmp_path / "lesson.md"
     lesson.write_text("text\n\n```proof\ntheorem t: X = X\n", encoding="utf-8")
