@@ -263,10 +263,10 @@ def _acyclic(items: list[Assumption]) -> None:
         name, body = getattr(a, "name", None), getattr(a, "body", None)
         if body is None:
             continue
-        reaches = {a} | reached(items, body)
-        bodies = (getattr(d, "body", sympy.S.Zero) for d in reaches)
+        inner = reached(items, body)
+        bodies = (getattr(d, "body", sympy.S.Zero) for d in {a} | inner)
         moment = any(isinstance(n, MOMENT_OPERATORS) for b in bodies for n in b.atoms(Expr))
-        if a in reached(items, body) or (moment and a in reached(items, *moments)):
+        if a in inner or (moment and a in reached(items, *moments)):
             raise InvalidArgument(f"the definition of {name} refers back to it")
 
 
@@ -281,12 +281,15 @@ def reached(assumptions: Iterable[Any], *terms: Any) -> frozenset[Any]:
     return frozenset(found)
 
 
-def _terms(values: Iterable[Any]) -> Iterator[sympy.Basic]:
-    """The terms of ``values`` (terms, or tuples and sets of them), not the vectors named."""
+def terms_of(values: Iterable[Any], labels: bool = False) -> Iterator[sympy.Basic]:
+    """The terms of ``values``: terms, or tuples and sets of them.
+
+    The names of vectors (``Independent(q, k)``) only with ``labels``.
+    """
     for v in values:
         if isinstance(v, (tuple, frozenset)):
-            yield from _terms(v)
-        elif isinstance(v, sympy.Basic) and not isinstance(v, VectorLabel):
+            yield from terms_of(v, labels)
+        elif isinstance(v, sympy.Basic) and (labels or not isinstance(v, VectorLabel)):
             yield v
 
 
@@ -305,7 +308,7 @@ class Context:
             # A class of one's own could state anything (a block_key, a moment's instances).
             if not kernel_class(type(a)):
                 raise InvalidArgument(f"not an assumption of the kernel: {a!r}")
-            for why in map(unclaimable, _terms(vars(a).values())):
+            for why in map(unclaimable, terms_of(vars(a).values())):
                 if why is not None:
                     raise InvalidArgument(f"{a}: {why}")
             if a not in items:
@@ -348,7 +351,7 @@ class Context:
         found = a.constrains()
         if hasattr(a, "body"):  # a definition: read with its parameters wherever it is used
             return found
-        for d in reached(self.assumptions, *_terms(vars(a).values())):
+        for d in reached(self.assumptions, *terms_of(vars(a).values())):
             found |= d.constrains() | d.parameters()
         return found
 

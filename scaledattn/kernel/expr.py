@@ -237,7 +237,6 @@ def _plain_function(cls: type) -> bool:
         type(cls) is UndefinedFunction
         and cls.__bases__ == (AppliedUndef,)
         and not _unshown({k[3:]: v for k, v in vars(cls).items() if k.startswith("is_")})
-        and vars(cls).get("is_commutative") is not False
         and all(
             k in _PLAIN_FUNCTION
             or (k[3:] in _assume_defined and (v is True or v is False or v is None))
@@ -538,7 +537,6 @@ def _rebuild(expr: Any) -> Any:
 
 _BOUND = tuple(sympy.Dummy(f"ι{n}", integer=True, positive=True) for n in range(64))
 _CANONICAL: dict[tuple[int, tuple[tuple[str, bool], ...]], Symbol] = {}
-_CONTENT = "_hashable_content"
 #: What a display Group's class may set of what Group has: how it is made and printed.
 _GROUP_DISPLAY = frozenset({
     "__new__", "__module__", "__qualname__", "__doc__", "__dict__", "__weakref__",

@@ -36,7 +36,7 @@ from scaledattn.errors import (
     StepMismatch,
     UnknownRule,
 )
-from scaledattn.kernel.assumptions import Assumption, Context, reached
+from scaledattn.kernel.assumptions import Assumption, Context, reached, terms_of
 from scaledattn.kernel.binders import Scope, arg_scopes
 from scaledattn.kernel.expr import as_term, normal_form, rebuild, same, unclaimable
 from scaledattn.kernel.rules import RULES, Rule, is_registered, prop_key
@@ -333,8 +333,7 @@ def _name_clash(derivation: Derivation) -> str | None:
     st = derivation.statement
     terms = [st.lhs, st.rhs, derivation.start, *(s.claim for s in derivation.steps)]
     for a in derivation.assumptions:
-        for v in vars(a).values():
-            terms += list(v) if isinstance(v, (tuple, frozenset)) else [v]
+        terms += terms_of(vars(a).values(), labels=True)
         if hasattr(a, "body"):  # the vector it defines, named as its entries are
             terms.append(_entry_of(a))
     for term in terms:
