@@ -243,10 +243,11 @@ def _closed_form(theorem: Theorem) -> Expr:
 def _refusal(derivation: Derivation, s: Setting) -> CannotDerive:
     first = audit_of(derivation).errors[0]
     hint = ""
-    if first.rule == "exclude_by_sign":
+    if first.rule in ("exclude_by_sign", "square_roots"):
         hint = (
             "; the kernel cannot show Var(q·k)/target > 0 from the declared assumptions,"
-            " so it cannot exclude the negative root"
+            " so the roots ±√(Var(q·k)/target) are not known to be real, nor the negative"
+            " one excluded"
         )
         if s.corr is not None and not s.corr.is_number:
             hint += " (a symbolic rho with non-zero means: try a number for --corr)"

@@ -45,7 +45,7 @@ from scaledattn.claims.syntax import unparse
 from scaledattn.claims.terms import Value, has_moments, is_literal, tolerance
 from scaledattn.derive import audit_of
 from scaledattn.errors import InvalidArgument, Undecided
-from scaledattn.kernel import Audit, Derivation
+from scaledattn.kernel import Audit, Cov, Derivation, E, Std, Var
 from scaledattn.kernel.expr import is_random
 from scaledattn.render import render
 from scaledattn.render.display import unicode_line
@@ -113,6 +113,27 @@ def derivation_evidence(derivation: Derivation, what: str) -> Evidence:
     )
 
 
+#: The moment operators: each reduces to a closed form by a derivation of its own.
+MOMENTS = (E, Var, Cov, Std)
+
+
+def moments_divided(value: Expr) -> list[Expr]:
+    """The outermost moments of ``value`` when one of them divides (else none)."""
+    moments: list[Expr] = []
+    stack = [value]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, MOMENTS):
+            moments.append(node)
+        else:
+            stack.extend(node.args)
+    divided = any(
+        isinstance(n, sympy.Pow) and n.exp.is_negative and n.base.has(*moments)
+        for n in sympy.preorder_traversal(value)
+    )
+    return list(dict.fromkeys(moments)) if moments and divided else []
+
+
 class Comparisons:
     """The numeric comparisons of a claim being decided (mixed into the verifier's Context)."""
 
@@ -138,8 +159,30 @@ class Comparisons:
         derivation = derivation_of("reduction", value, end, chain, Chain(end, ()), self.setup.env)
         result = audit_of(derivation)
         if not result.verified:
+            parts = moments_divided(value)
+            if parts:  # Std(a)/Std(b): each moment on its own, then divide the closed forms
+                return self._reduce_parts(value, parts, what)
             raise Undecided(f"the kernel refused the reduction of {show(value)}")
         return end, [derivation_evidence(derivation, f"{what} = {show(end)}")]
+
+    def _reduce_parts(
+        self, value: Expr, parts: list[Expr], what: str
+    ) -> tuple[Expr, list[Evidence]]:
+        """``value`` with each moment reduced by its own checked derivation.
+
+        The kernel takes a term only where it is defined, and Std(b) ≠ 0 in Std(a)/Std(b)
+        is not provable before Std(b) is known: each moment is reduced alone, and the
+        closed forms are divided (exactly) once they are known.
+        """
+        closed: dict[Expr, Expr] = {}
+        evidence: list[Evidence] = []
+        for part in parts:
+            closed[part], found = self.reduce(part, f"{what}: {show(part)}")
+            evidence += found
+        end = sympy.simplify(value.xreplace(closed))
+        if degenerate(end) or end.has(sympy.zoo, sympy.nan):
+            raise InvalidArgument(f"{what} reduces to a division by zero")
+        return end, evidence
 
     def numeric(self, value: Expr, what: str) -> tuple[Expr, Interval, list[Evidence]]:
         """A side's closed form and its interval; undecided when it depends on a constant."""

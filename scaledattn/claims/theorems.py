@@ -33,7 +33,10 @@ __all__ = ["LIMITS", "Limit", "limit", "proved"]
 
 #: lim(NAME): (theorem, what the limit is of).
 LIMITS: dict[str, tuple[str, str]] = {
-    "jacobian": ("jacobian_vanishes", "‖diag(p) − ppᵀ‖, the softmax Jacobian (Frobenius norm)"),
+    "jacobian": (
+        "jacobian_vanishes",
+        "‖diag(p) − ppᵀ‖², the softmax Jacobian's squared norm (Frobenius)",
+    ),
     "backward": (
         "backward_vanishes",
         "Σᵢ gᵢ ∂pᵢ/∂sₘ, the gradient a loss on the attention output sends to the scores"

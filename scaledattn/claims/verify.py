@@ -30,6 +30,7 @@ Examples
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
@@ -47,6 +48,7 @@ from scaledattn.claims.compare import (
     Comparisons,
     degenerate,
     derivation_evidence,
+    moments_divided,
     number_text,
     rules_of,
     short,
@@ -237,6 +239,30 @@ class ClaimContext(Comparisons):
             return merged
         return self.identity(left, right, texts)
 
+    def identity_by_parts(
+        self, lhs: Expr, rhs: Expr, parts: list[Expr], texts: tuple[str, str]
+    ) -> Outcome:
+        """An identity whose moments divide: each moment reduced by its own derivation first.
+
+        The kernel takes a term only where it is defined: Std(a)/Std(b) needs Std(b) ≠ 0,
+        which is known once Std(b) is reduced to its closed form.
+        """
+        closed: dict[Expr, Expr] = {}
+        evidence: list[Evidence] = []
+        for part in parts:
+            closed[part], found = self.reduce(part, show(part))
+            evidence += found
+        outcome = self.identity(lhs.xreplace(closed), rhs.xreplace(closed), texts)
+        if outcome.verdict is not Verdict.VERIFIED:
+            return replace(outcome, evidence=(*evidence, *outcome.evidence))
+        evidence += outcome.evidence
+        rules = sorted({r for e in evidence for r in rules_of(e)})
+        summary = (
+            f"{texts[0]} = {texts[1]}: {len(parts)} moments reduced, then the closed forms"
+            f" compared, each step checked by the kernel ({', '.join(rules)})"
+        )
+        return replace(outcome, evidence=(Evidence("derivation", summary), *evidence))
+
     def identity(self, lhs: Expr, rhs: Expr, texts: tuple[str, str]) -> Outcome:
         """An identity, decided by a derivation the kernel checks."""
         boxes = self.setup.scope.boxes
@@ -253,6 +279,9 @@ class ClaimContext(Comparisons):
             if result.verified:
                 what = f"{texts[0]} = {texts[1]}"
                 return Outcome(Verdict.VERIFIED, (derivation_evidence(derivation, what),))
+            parts = list(dict.fromkeys(moments_divided(lhs) + moments_divided(rhs)))
+            if parts:  # Std(a)/Std(b): Std(b) ≠ 0 is known once Std(b) is
+                return self.identity_by_parts(lhs, rhs, parts, texts)
             first = str(result.errors[0]).splitlines()
             return Outcome(
                 Verdict.UNDECIDED,

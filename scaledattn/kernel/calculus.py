@@ -263,8 +263,8 @@ def _admissible(expr: Expr, lam: Symbol, defs: dict[str, Entries]) -> bool:
     return False
 
 
-def _rational_limit(f: Expr, lam: Symbol) -> Expr | None:
-    """lim_{λ→∞} f for f = P(e^λ)/Q(e^λ), or None when the rule cannot decide it."""
+def _rational_form(f: Expr, lam: Symbol) -> tuple[Any, Any, dict[Expr, Symbol]] | None:
+    """F as P(u)/Q(u) in u = e^λ (polynomials, Q's leading coefficient ≠ 0), or None."""
     u = sympy.Dummy("u", positive=True)
     units: dict[Expr, Symbol] = {}
     g = _exp_to_power(f, lam, u, units)
@@ -274,11 +274,27 @@ def _rational_limit(f: Expr, lam: Symbol) -> Expr | None:
     p, q = sympy.expand(num).as_poly(u), sympy.expand(den).as_poly(u)
     if p is None or q is None or q.is_zero or not nonzero(q.LC()):
         return None
-    if p.degree() > q.degree():
+    return p, q, units
+
+
+def _rational_limit(f: Expr, lam: Symbol) -> Expr | None:
+    """lim_{λ→∞} f for f = P(e^λ)/Q(e^λ), or None when the rule cannot decide it."""
+    form = _rational_form(f, lam)
+    if form is None or form[0].degree() > form[1].degree():
         return None
+    p, q, units = form
     value = sympy.S.Zero if p.is_zero or p.degree() < q.degree() else p.LC() / q.LC()
     back = {unit: sympy.exp(x) for x, unit in units.items()}
     return sympy.cancel(value).xreplace(back)  # cancel is total on these terms
+
+
+def eventual_sign(f: Expr, lam: Symbol, defs: dict[str, Entries]) -> int | None:
+    """The sign (1, 0, −1) f has for every large λ, for f = P(e^λ)/Q(e^λ); else None."""
+    form = _rational_form(f, lam) if _admissible(f, lam, defs) else None
+    if form is None or form[0].is_zero:
+        return None if form is None else 0
+    lead = form[0].LC() / form[1].LC()
+    return 1 if positive(lead) else -1 if positive(-lead) else None
 
 
 def _limit_at_infinity(e: Expr, ctx: Context, scope: Scope) -> Rewrite | None:
@@ -288,9 +304,10 @@ def _limit_at_infinity(e: Expr, ctx: Context, scope: Scope) -> Rewrite | None:
     if not _admissible(f, lam, definitions(ctx)):
         return None
     if isinstance(f, Pow) and f.exp == sympy.S.Half:
-        # √ is continuous on [0, ∞): lim √g = √(lim g) when lim g ≥ 0.
+        # √ is continuous on [0, ∞): lim √g = √(lim g) when g ≥ 0 for large λ (review k9:
+        # √(e^{−2λ} − e^{−λ}) → 0 from below is defined for no λ).
         inner = _rational_limit(f.base, lam)
-        if inner is None or not (inner.is_zero or positive(inner)):
+        if inner is None or eventual_sign(f.base, lam, definitions(ctx)) not in (0, 1):
             return None
         return sympy.sqrt(inner), NOTHING
     roots = any(isinstance(a, Pow) and not a.exp.is_Integer for a in sympy.preorder_traversal(f))

@@ -255,18 +255,21 @@ def _sufficient(kind: str, base: Expr) -> list[tuple[str, Expr]]:
     return found
 
 
-def by_own_facts(kind: str, term: Expr) -> bool:
+def by_own_facts(kind: str, term: Expr, dropped: bool = True) -> bool:
     """Whether ``term`` is ``kind`` (nonzero, nonnegative, positive) by its symbols' facts."""
     return getattr(term, f"is_{kind}") is True
 
 
-def unclaimable(term: sympy.Basic, holds: Callable[[str, Expr], bool] = by_own_facts) -> str | None:
+def unclaimable(
+    term: sympy.Basic, holds: Callable[[str, Expr, bool], bool] = by_own_facts, total: bool = False
+) -> str | None:
     """Why a claim's, statement's or assumption's term may not be one, or None.
 
     Evaluated, each of its parts must still be in the language (1/0 in 1/(1/0) is
     not), and it may hold no Dummy free: Dummies are the kernel's bound and fresh
-    names, which a free one would capture. A condition for it to be real that
-    evaluating drops must hold (``holds``): x/x is 1 only where x ≠ 0.
+    names, which a free one would capture. The conditions it is real under must hold
+    (``holds(kind, base, dropped)``): all of them when ``total``, else those evaluating
+    drops (x/x is 1 only where x ≠ 0).
     """
     found: list[str | None] = [None]
 
@@ -283,13 +286,20 @@ def unclaimable(term: sympy.Basic, holds: Callable[[str, Expr], bool] = by_own_f
         evaluated = evaluate_part(term)
         kept = conditions(evaluated)
         kept |= {(k, b) for p, b in kept if p == "positive" for k in _NEEDS}
-        lost = sorted(conditions(term) - kept, key=str)
-        lost = [c for c in lost if any(n not in kept and not holds(*n) for n in _sufficient(*c))]
+        needed = sorted(conditions(term) | kept if total else conditions(term) - kept, key=str)
+        lost = [
+            c
+            for c in needed
+            if not all(
+                (n in kept and not total) or holds(*n, c not in kept) for n in _sufficient(*c)
+            )
+        ]
     why = found[0] or _refused(evaluated)
     if why is None and any(isinstance(s, sympy.Dummy) for s in evaluated.free_symbols):
         why = f"{evaluated} holds a name the kernel keeps for bound indices (a Dummy)"
-    for kind, base in lost[:1] if why is None else ():  # c(c − 1)/(c − 1) is c
-        why = f"{term} is defined where {base} {_NEEDS[kind]}, unproved; evaluating drops it"
+    if why is None and lost:  # c(c − 1)/(c − 1) is c only where c ≠ 1
+        needs = ", ".join(dict.fromkeys(f"{b} {_NEEDS[k]}" for k, b in lost))
+        why = f"{term} is defined only where {needs}, which is not assumed"
     return why
 
 

@@ -37,9 +37,18 @@ from scaledattn.errors import (
 )
 from scaledattn.kernel.assumptions import Assumption, Context, reached, sign_facts, terms_of
 from scaledattn.kernel.binders import Scope, arg_scopes
+from scaledattn.kernel.calculus import eventual_sign
 from scaledattn.kernel.expr import as_term, by_own_facts, normal_form, rebuild, same, unclaimable
-from scaledattn.kernel.rules import RULES, Rule, is_registered, prop_key
-from scaledattn.kernel.vectors import Deriv, Entry, Lim
+from scaledattn.kernel.rules import RULES, Rule, count_terms, is_registered, prop_key
+from scaledattn.kernel.vectors import (
+    Deriv,
+    Entry,
+    Lim,
+    definitions,
+    depends_on,
+    nonnegative,
+    positive,
+)
 
 
 @dataclass(frozen=True)
@@ -344,21 +353,38 @@ def _entry_of(definition: Any) -> Any:
     return Entry(definition.name, definition.index, definition.dim)
 
 
+#: The signs a term may have for large λ, for each condition.
+_SIGNS = {"nonzero": (1, -1), "positive": (1,), "nonnegative": (0, 1)}
+
+
 def _claim(kind: str, x: Any, ctx: Context, used: set[Assumption]) -> Any:
     """A claim as a term: an expression in a chain of equalities, a proposition in one of ⇔.
 
-    Where evaluating it drops a condition (a divisor ≠ 0), ``ctx`` must give it: into ``used``.
+    It is defined wherever the assumptions hold: each condition it is real under (a
+    divisor ≠ 0) follows from them (those it uses go into ``used``) or from its form.
+    Inside lim over λ, one on λ need hold only for large λ: decided from its form
+    P(e^λ)/Q(e^λ) where it has one, else it may only not be dropped by evaluating.
     """
     if kind == "iff" and isinstance(x, bool):
         return sympy.true if x else sympy.false
 
-    def holds(kind: str, term: Expr) -> bool:
-        facts, by = sign_facts(term, ctx)
-        used.update(by)
-        return by_own_facts(kind, facts)
+    def holds(kind: str, term: Expr, dropped: bool) -> bool:
+        counted = count_terms.apply(term, ctx)[0]  # Σᵢ 16 − (Σᵢ 0)² is 16n
+        for facts, by in (sign_facts(term, ctx), sign_facts(sympy.expand(counted), ctx)):
+            form = nonnegative(facts) if kind == "nonnegative" else positive(facts)
+            if by_own_facts(kind, facts) or form:
+                used.update(by)
+                return True
+        for lam in (v for v in limits if depends_on(term, "", defs, v)):  # for large λ only
+            sign = eventual_sign(term, lam, defs)
+            return not dropped if sign is None else sign in _SIGNS[kind]
+        return False
 
     term = as_term(x)
-    why = unclaimable(term, holds) if isinstance(term, sympy.Basic) else None
+    bound = (n.variable for n in sympy.preorder_traversal(term) if isinstance(n, Lim))
+    limits = set(bound) - term.free_symbols  # a free c is not the c of lim over c
+    defs = definitions(ctx)
+    why = unclaimable(term, holds, total=True) if isinstance(term, sympy.Basic) else None
     if why is not None:
         raise InvalidArgument(why)
     if kind == "calc" and not isinstance(term, Expr):

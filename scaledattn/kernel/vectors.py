@@ -28,8 +28,11 @@ from scaledattn.kernel.assumptions import Assumption
 from scaledattn.kernel.binders import Binder, subst
 from scaledattn.kernel.expr import (
     MOMENT_OPERATORS,
+    E,
     IndexSum,
     OpaqueTerm,
+    Std,
+    Var,
     _check_dim,
     _check_index,
     as_term,
@@ -312,6 +315,29 @@ def positive(expr: Expr) -> bool:
     if isinstance(expr, sympy.Pow):
         return positive(expr.base) and expr.exp.is_real is True
     return expr.is_positive is True
+
+
+def nonnegative(expr: Expr) -> bool:
+    """True when expr ≥ 0 follows from its form: variances, deviations, squares, positives."""
+    if isinstance(expr, (Var, Std)):
+        return expr.args[0].is_real is True
+    if isinstance(expr, E):  # the mean of what is never negative
+        return nonnegative(expr.args[0])
+    if isinstance(expr, sympy.Add):  # c·E[Y²] − c·E[Y]² is c·Var(Y) ≥ 0 (c > 0)
+        rest = list(expr.args)
+        for t in expr.args:
+            c, f = t.as_coeff_Mul()
+            if c < 0 and f.is_Pow and f.exp == 2 and isinstance(f.base, E) and t in rest:
+                square = -c * E(f.base.args[0] ** 2)
+                if square in rest and f.base.args[0].is_real:
+                    rest.remove(t)
+                    rest.remove(square)
+        return all(nonnegative(a) for a in rest)
+    if isinstance(expr, sympy.Mul):
+        return all(nonnegative(a) for a in expr.args)
+    if isinstance(expr, sympy.Pow) and expr.exp.is_real:
+        return (expr.exp.is_even and expr.base.is_real) is True or nonnegative(expr.base)
+    return positive(expr) or expr.is_nonnegative is True
 
 
 def nonzero(expr: Expr) -> bool:

@@ -115,6 +115,9 @@ LIMIT_POINTS = (16, 32, 64, 128, 256)
 LIMIT_TOLERANCE = mpmath.mpf(10) ** -20
 #: A converged limit within its error of a fraction with at most this denominator is it.
 MAX_SNAP_DENOMINATOR = 64
+#: A limit snaps to a fraction only below this size: e^{e^{e²}} ≈ 5.8·10⁷⁰² is no 30-digit
+#: integer, though within 10⁻³⁰ of one relative to its size (fuzz seed 20261204).
+MAX_SNAP = 10**12
 TOLERANCE = mpmath.mpf(10) ** -40
 #: An inexact number below this is not told from 0 at a singularity (1/x, √x, log x).
 NEAR_ZERO = mpmath.mpf(10) ** -30
@@ -516,7 +519,7 @@ class _Evaluator:
             raise Undecided(f"{lim} has not converged along λ = {LIMIT_POINTS}")
         error = 10 * d2 + mpmath.mpf(10) ** -30 * scale
         near = Fraction(str(mpmath.nstr(_mpf(last), 30))).limit_denominator(MAX_SNAP_DENOMINATOR)
-        if abs(_mpf(near) - _mpf(last)) <= error:
+        if abs(near) < MAX_SNAP and abs(_mpf(near) - _mpf(last)) <= error:
             return near  # within the sequence's error of a simple fraction: that fraction
         self.state.slack = max(self.state.slack, error / scale)
         return +_mpf(last)

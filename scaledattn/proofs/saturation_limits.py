@@ -2,15 +2,15 @@
 
     scores r = s + λ·e_w (score w leads by λ),  p = softmax(r),  y = eₜ with t ≠ w:
     lim_{λ→∞} pᵢ = δᵢw                          p tends to one-hot at the leader
-    lim_{λ→∞} ‖diag(p) − ppᵀ‖ = 0               the softmax Jacobian vanishes
+    lim_{λ→∞} ‖diag(p) − ppᵀ‖² = 0              the softmax Jacobian vanishes
     lim_{λ→∞} Σᵢ gᵢ ∂pᵢ/∂rₘ = 0  (g fixed)       so does every gradient sent back through it
     lim_{λ→∞} ‖p − y‖ = √2                      but the cross-entropy gradient does not
 
 Main results
 ------------
 - ``saturation_limits``: lim pᵢ = δᵢw, for any n and any scores s.
-- ``jacobian_vanishes``: the Frobenius norm of diag(p) − ppᵀ tends to 0, from the
-  exact identity ``jacobian_norm_sq``: ‖diag(p) − ppᵀ‖² = Σpᵢ² − 2Σpᵢ³ + (Σpᵢ²)².
+- ``jacobian_vanishes``: the squared Frobenius norm of diag(p) − ppᵀ tends to 0 (so
+  does the norm), from the exact identity ``jacobian_norm_sq``: ‖diag(p) − ppᵀ‖² = Σpᵢ² − 2Σpᵢ³ + (Σpᵢ²)².
 - ``backward_vanishes``: for an upstream gradient g = ∂L/∂p that does not grow with
   λ, the gradient reaching the scores, Σᵢ gᵢ(pᵢδᵢₘ − pᵢpₘ), tends to 0. This is the
   case in attention, where g = V·∂L/∂o: there, "the gradient vanishes" (articles 002
@@ -171,19 +171,18 @@ with as_written():
 
     jacobian_vanishes = (
         calc("jacobian_vanishes",
-             Lim(sqrt(IndexSum(IndexSum((p[i] * delta(i, m) - p[i] * p[m]) ** 2, m, n), i, n)),
-                 lam),
+             Lim(IndexSum(IndexSum((p[i] * delta(i, m) - p[i] * p[m]) ** 2, m, n), i, n), lam),
              S.Zero, assuming=LEAD,
-             title="the softmax Jacobian diag(p) − ppᵀ tends to 0")
-        .eq(Lim(sqrt(IndexSum(p[i] ** 2, i, n) - 2 * IndexSum(p[i] ** 3, i, n)
-                     + IndexSum(p[i] ** 2, i, n) ** 2), lam),                  by=jacobian_norm_sq)
-        .eq(Lim(sqrt(IndexSum((exp(r[i]) / Z1) ** 2, i, n)
-                     - 2 * IndexSum((exp(r[i]) / Z1) ** 3, i, n)
-                     + IndexSum((exp(r[i]) / Z1) ** 2, i, n) ** 2), lam),      by=softmax_def)
-        .eq(Lim(sqrt(Z2 / Z1**2 - 2 * Z3 / Z1**3 + Z2**2 / Z1**4), lam),      by=sum_linear)
-        .eq(Lim(sqrt(Z2 / D1**2 - 2 * Z3 / D1**3 + Z2**2 / D1**4), lam),      by=lead_power_sum_1)
-        .eq(Lim(sqrt(D2 / D1**2 - 2 * Z3 / D1**3 + D2**2 / D1**4), lam),      by=lead_power_sum_2)
-        .eq(Lim(sqrt(D2 / D1**2 - 2 * D3 / D1**3 + D2**2 / D1**4), lam),      by=lead_power_sum_3)
+             title="the softmax Jacobian diag(p) − ppᵀ tends to 0 (its squared norm does)")
+        .eq(Lim(IndexSum(p[i] ** 2, i, n) - 2 * IndexSum(p[i] ** 3, i, n)
+                + IndexSum(p[i] ** 2, i, n) ** 2, lam),                        by=jacobian_norm_sq)
+        .eq(Lim(IndexSum((exp(r[i]) / Z1) ** 2, i, n)
+                - 2 * IndexSum((exp(r[i]) / Z1) ** 3, i, n)
+                + IndexSum((exp(r[i]) / Z1) ** 2, i, n) ** 2, lam),           by=softmax_def)
+        .eq(Lim(Z2 / Z1**2 - 2 * Z3 / Z1**3 + Z2**2 / Z1**4, lam),            by=sum_linear)
+        .eq(Lim(Z2 / D1**2 - 2 * Z3 / D1**3 + Z2**2 / D1**4, lam),            by=lead_power_sum_1)
+        .eq(Lim(D2 / D1**2 - 2 * Z3 / D1**3 + D2**2 / D1**4, lam),            by=lead_power_sum_2)
+        .eq(Lim(D2 / D1**2 - 2 * D3 / D1**3 + D2**2 / D1**4, lam),            by=lead_power_sum_3)
         .eq(S.Zero,                                                            by=limit_at_infinity,
             note="the e^{4λ} terms cancel: e^{4s_w}(1 − 2 + 1) = 0")
         .qed()

@@ -138,11 +138,12 @@ def test_a_setting_the_rules_cannot_derive_is_refused_not_computed(
 ) -> None:
     with pytest.raises(CannotDerive) as err:
         scaledattn.scale(corr="rho", mean_q="mu", mean_k="mu")
-    assert err.value.rule == "exclude_by_sign"
+    # the roots ±√w need w ≥ 0, which the kernel cannot show (it cannot be told |ρ| ≤ 1)
+    assert err.value.rule == "square_roots"
     assert main(["scale", "--corr", "rho", "--mean-q", "mu", "--mean-k", "mu"]) == 1
     out, err_text = capsys.readouterr()
     assert out == ""
-    assert "cannot exclude the negative root" in err_text
+    assert "not known to be real, nor the negative one excluded" in err_text
     assert "Traceback" not in err_text
 
 

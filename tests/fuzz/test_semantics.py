@@ -262,3 +262,17 @@ def test_a_law_too_large_to_enumerate_shrinks_a_dimension_when_asked() -> None:
         world, why = draw_world([Var(Dot(qm, km))], context, RandomChooser(seed), shrink=True)
         assert world is not None, why
         assert value(Var(Dot(qm, km)), world) == value(m_dim, world)
+
+
+def test_a_huge_limit_is_not_snapped_to_a_nearby_integer() -> None:
+    # e^{e^{e²}} ≈ 5.8·10⁷⁰² is within 10⁻³⁰ (relative) of a 30-digit integer; the limit
+    # of the constant is the constant, to the oracle's full precision (fuzz seed 20261204).
+    from sympy import Rational
+
+    from scaledattn.numeric.semantics import meaning
+
+    lam = Symbol("lambda", positive=True)
+    body = exp(exp(exp(i)))
+    world = World(values={i: F(2), lam: F(1, 2)})
+    assert agree(Lim(body, lam), body, world) == "agree"
+    assert meaning(Lim(Rational(1, 2) + exp(-lam), lam), world).values == (F(1, 2),)

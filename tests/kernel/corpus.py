@@ -532,21 +532,21 @@ WRONG: list[Wrong] = [
         "unique_scale",
         lambda: one(R.variance_const_mul, Var(Dot(q, k) / c), Var(Dot(q, k)) / c**2, LESSON),
         1,
-        MissingAssumption,
+        IllFormed,
     ),
     Wrong(
         "multiplying through by c² without c > 0",
         "unique_scale",
         lambda: one(R.clear_denominator, Eq(d / c**2, 1), Eq(d - c**2, 0), LESSON),
         1,
-        MissingAssumption,
+        IllFormed,
     ),
     Wrong(
         "the unique scale without declaring c > 0 (the cited lemma needs it)",
         "unique_scale",
         assuming("unique_scale", drop=[Positive(uniq.c)]),
         1,
-        MissingAssumption,
+        IllFormed,
     ),
     Wrong(
         "Var(q·k) = d_k cited when the means are not zero",
@@ -756,7 +756,7 @@ WRONG: list[Wrong] = [
         "softmax_gradient",
         lambda: one(C.deriv_chain, Deriv(log(s[i]), s[m]), Deriv(s[i], s[m]) / s[i]),
         1,
-        StepMismatch,
+        IllFormed,
     ),
     Wrong(
         "the one-hot target read at the wrong index",
@@ -811,7 +811,7 @@ WRONG: list[Wrong] = [
             1 / Symbol("x", real=True),
         ),
         1,
-        StepMismatch,
+        IllFormed,
     ),
     Wrong(
         "‖p − y‖ → 2: the limit of the squared norm given for the norm",

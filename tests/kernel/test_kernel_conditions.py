@@ -13,28 +13,34 @@ from typing import Any
 
 import pytest
 import sympy
-from sympy import Rational, Symbol
+from sympy import Eq, Rational, Symbol
 
 from scaledattn.errors import IllFormed, InvalidArgument
 from scaledattn.kernel import (
     Context,
+    CrossSum,
     Derivation,
     E,
     Equation,
+    Equivalence,
+    Lim,
     Moment,
     Positive,
+    Std,
     Step,
     Var,
     as_written,
     audit,
     axiom,
     dimension,
+    index,
     random_variables,
 )
 from scaledattn.kernel.expr import conditions, unclaimable
 
 X, Y = random_variables("X Y")
 c = Symbol("c", real=True)
+i, j = index("i"), index("j")
 d = dimension("d")
 
 
@@ -86,14 +92,14 @@ def test_the_condition_is_given_by_a_declared_assumption_and_then_used() -> None
     assert not _ring(_written(lambda: sympy.exp(sympy.log(-c))), -c, Positive(c)).verified
 
 
-def test_a_condition_the_evaluated_term_keeps_is_not_required() -> None:
-    # 1/(2c) evaluates to (1/2)·c⁻¹: the divisor c stays, and so does its condition.
-    assert _ring(_written(lambda: 1 / (2 * c)), 1 / (2 * c)).verified
-    # √((1/d)² Var Z) = √(Var Z)/d: Var Z ≥ 0 is still required, d ≠ 0 is d's fact.
+def test_a_claim_is_defined_wherever_the_assumptions_hold() -> None:
+    # 1/(2c) keeps its divisor, yet it is still undefined at c = 0: refused unless c > 0.
+    assert not _ring(_written(lambda: 1 / (2 * c)), 1 / (2 * c)).verified
+    assert _ring(_written(lambda: 1 / (2 * c)), 1 / (2 * c), Positive(c)).verified
+    # √((1/d)² Var Z) = √(Var Z)/d: Var Z ≥ 0 by its form, d ≠ 0 by d's facts.
     z = X + Y
-    assert _ring(
-        _written(lambda: sympy.sqrt((1 / d) ** 2 * Var(z))), sympy.sqrt(Var(z)) / d
-    ).verified
+    written = _written(lambda: sympy.sqrt((1 / d) ** 2 * Var(z)))
+    assert _ring(written, sympy.sqrt(Var(z)) / d).verified
 
 
 def test_the_statements_right_side_is_checked_too() -> None:
@@ -124,3 +130,113 @@ def test_conditions_name_each_divisor_root_and_logarithm() -> None:
         ("nonzero", c - 2),
     }
     assert unclaimable(term) is None  # nothing is dropped: the term keeps what it needs
+
+
+# ------------------------------------------- what an eighth hostile review found (k9)
+# A claim undefined somewhere, resolved two ways by the rules (expand cancels x·x⁻¹, a
+# substitution does not), let a chain reach a false equation with both ends defined.
+# Now every claim is defined wherever the assumptions hold (inside a limit: for large λ).
+
+a, b = index("a"), index("b")
+x, y = Symbol("x", real=True), Symbol("y", real=True)
+lam = Symbol("lam", positive=True)
+delta = sympy.KroneckerDelta(a, b)
+with as_written():
+    BARE = c * (c - 1) / (c - 1)
+
+K9: dict[str, Any] = {
+    "1 = δ_ab through δ(1/δ + 1) − δ": Derivation(
+        "k1",
+        Equation(1, delta),
+        (Step("ring", delta * (1 / delta + 1) - delta), Step("delta_eq", delta)),
+    ),
+    "1 = 0 from Var X = 0 through 1/Std(X)²": Derivation(
+        "k1c",
+        Equation(1, 0),
+        (Step("std_def", Var(X) * (1 / Std(X) ** 2 + 1) - Var(X)), Step("substitute_moment", 0)),
+        (Moment(Var(X), 0),),
+    ),
+    "x(1/x + 1) = 1 ⇔ x = 0": Derivation(
+        "k2", Equivalence(Eq(x * (1 / x + 1), 1), Eq(x, 0)), (Step("ring", Eq(x, 0)),)
+    ),
+    "x²/(x³ + x) = 0 ⇔ x = 0 (together cancels x)": Derivation(
+        "k3",
+        Equivalence(Eq(x**2 / (x**3 + x), 0), Eq(x, 0)),
+        (Step("clear_denominator", Eq(x, 0)),),
+    ),
+    "an empty cross sum's divisor": Derivation(
+        "k4a", Equation(BARE + CrossSum(1 / (c - 1), i, j, 1), c), (Step("count_terms", c),)
+    ),
+    "a limit over c beside a free c": Derivation(
+        "k4b",
+        Equivalence(Eq(BARE + Lim(1 / (c - 1), c), 1 + Lim(1 / (c - 1), c)), Eq(c, 1)),
+        (Step("ring", Eq(c, 1)),),
+    ),
+    "x/x beside x**y": Derivation(
+        "k4c", Equation(_written(lambda: x / x + x**y), 1 + x**y), (Step("ring", 1 + x**y),)
+    ),
+    "(c − 1)·E[1/(c − 1)] = 1": Derivation(
+        "k5",
+        Equivalence(Eq((c - 1) * E(1 / (c - 1)), 1), sympy.true),
+        (Step("expectation_linear", sympy.true),),
+    ),
+    "lim √(e^{−2λ} − e^{−λ}) = 0": Derivation(
+        "k6",
+        Equation(Lim(sympy.sqrt(sympy.exp(-2 * lam) - sympy.exp(-lam)), lam), 0),
+        (Step("limit_at_infinity", 0),),
+    ),
+}
+
+
+@pytest.mark.parametrize("name", K9, ids=str)
+def test_a_chain_through_a_term_undefined_somewhere_is_refused(name: str) -> None:
+    result = audit(K9[name])
+    assert not result.verified
+    assert "is defined only where" in str(result.errors[0])
+
+
+def test_the_proof_files_of_the_review_are_refused() -> None:
+    four = (
+        "theorem four_is_two: 4 = 2\nassume: no defaults\n  4\n"
+        "  = sum(sum(1, j, 1, 2), i, 1, 2)   by sum_unroll\n"
+        "  = sum(sum(delta(i, j)*(1/delta(i, j) + 1) - delta(i, j), j, 1, 2), i, 1, 2)   by ring\n"
+        "  = sum(sum(delta(i, j), j, 1, 2), i, 1, 2)   by delta_eq\n"
+        "  = sum(1, i, 1, 2)   by sum_delta\n  = 2   by sum_unroll\n"
+    )
+    zero = (
+        "theorem one_is_zero: 1 = 0\nassume: no defaults\nassume: Var(X) = 0\n  1\n"
+        "  = Var(X)*(1/std(X)**2 + 1) - Var(X)   by std_def\n  = 0   by substitute_moment\n"
+    )
+    from scaledattn.prooffile.files import check_text
+
+    for text in (four, zero):
+        assert [v.verified for v in check_text(text, "k9.proof").verdicts] == [False]
+
+
+def test_inside_a_limit_a_condition_on_its_variable_holds_for_large_lambda() -> None:
+    from scaledattn.kernel.calculus import eventual_sign
+
+    s_w = Symbol("s_w", real=True)
+    assert eventual_sign((sympy.exp(lam) - 1) * sympy.exp(s_w) + 1, lam, {}) == 1
+    assert eventual_sign(sympy.exp(-2 * lam) - sympy.exp(-lam), lam, {}) == -1
+    assert eventual_sign(sympy.exp(lam) - sympy.exp(lam) * (1 + 0 * lam), lam, {}) == 0
+    assert eventual_sign(x * sympy.exp(lam), lam, {}) is None  # x's sign is unknown
+    # 1/(e^λ − 1): e^λ − 1 > 0 for large λ, as its form in u = e^λ shows.
+    assert audit(
+        Derivation(
+            "l", Equation(Lim(1 / (sympy.exp(lam) - 1), lam), 0), (Step("limit_at_infinity", 0),)
+        )
+    ).verified
+
+
+def test_nonnegative_by_form_knows_variances_means_of_squares_and_jensen() -> None:
+    from scaledattn.kernel.vectors import nonnegative
+
+    z = X + 1
+    assert nonnegative(Var(z))
+    assert nonnegative(Std(z))
+    assert nonnegative(E(z**2))
+    assert nonnegative(E(z**2) / 4 - E(z) ** 2 / 4)  # Var(z)/4, written out
+    assert not nonnegative(E(z**2) / 4 - E(z) ** 2 / 2)
+    assert not nonnegative(E(z) ** 2 - E(z**2))
+    assert not nonnegative(E(z))

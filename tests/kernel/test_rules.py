@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from sympy import Eq, Or, S, Symbol, sqrt
 
-from scaledattn.errors import MissingAssumption, ProofError, StepMismatch
+from scaledattn.errors import IllFormed, MissingAssumption, ProofError, StepMismatch
 from scaledattn.kernel import (
     RULES,
     Cov,
@@ -192,12 +192,13 @@ ACCEPT: list[Row] = [
     # an equation is the same proposition with its sides swapped or scaled
     (R.clear_denominator, Eq(d / c**2, 1), Eq(c**2, d), [Positive(c)], True),
     (R.clear_denominator, Eq(d / c**2, 1), Eq(2 * c**2 - 2 * d, 0), [Positive(c)], True),
-    # the unknown is the one squared: a (degree 1) and b (not real) are passed over
-    (R.square_roots, Eq(a - c**2, 0), Or(Eq(c, sqrt(a)), Eq(c, -sqrt(a))), [], True),
+    # the unknown is the one squared: a and b (degree 1) are passed over (and ±√a, ±√b
+    # are real only where a, b ≥ 0: declared, or carried by the symbol)
+    (R.square_roots, Eq(a - c**2, 0), Or(Eq(c, sqrt(a)), Eq(c, -sqrt(a))), [Positive(a)], True),
     (
         R.square_roots,
-        Eq(Symbol("b") - c**2, 0),
-        Or(Eq(c, sqrt(Symbol("b"))), Eq(c, -sqrt(Symbol("b")))),
+        Eq(Symbol("b", positive=True) - c**2, 0),
+        Or(Eq(c, sqrt(Symbol("b", positive=True))), Eq(c, -sqrt(Symbol("b", positive=True)))),
         [],
         True,
     ),
@@ -562,11 +563,15 @@ def test_check_resolves_a_theorem_cited_by_name_and_raises_the_first_rejection()
     assert err.value.step == 1
 
 
-def test_a_missing_positivity_names_every_denominator_of_the_factor() -> None:
+def test_a_division_by_what_may_be_0_names_every_denominator_of_the_factor() -> None:
+    # Var(X/(ab)) is defined only where a, b ≠ 0: the claim is refused before any rule.
     error = rejection(R.variance_const_mul, Var(X / (a * b)), Var(X) / (a * b) ** 2)
-    assert isinstance(error, MissingAssumption)
-    assert "a > 0" in str(error)
-    assert "b > 0" in str(error)
+    assert isinstance(error, IllFormed)
+    assert "defined only where a ≠ 0, b ≠ 0, which is not assumed" in str(error)
+    declared = [Positive(a), Positive(b)]
+    assert (
+        rejection(R.variance_const_mul, Var(X / (a * b)), Var(X) / (a * b) ** 2, declared) is None
+    )
 
 
 def test_clear_denominator_with_denominators_that_cancel_has_nothing_to_clear() -> None:

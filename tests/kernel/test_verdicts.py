@@ -13,6 +13,7 @@ from sympy import Symbol, sqrt
 
 from scaledattn.errors import (
     CannotDecide,
+    IllFormed,
     MissingAssumption,
     StatementMismatch,
     StepMismatch,
@@ -127,22 +128,24 @@ def test_a_cited_theorem_is_not_used_under_a_limit_binding_a_symbol_it_constrain
 
 def test_a_missing_positivity_names_each_symbol_that_lacks_it_and_no_other() -> None:
 
+    # The claim Var(X/(bc)) itself needs b, c ≠ 0: refused before the rule's own check.
     b, c = Symbol("b", real=True), Symbol("c", real=True)
     sigma = Symbol("sigma", positive=True)  # positive to SymPy already
     error = rejection(R.variance_const_mul, Var(X / (b * c)), Var(X) / (b * c) ** 2)
-    assert isinstance(error, MissingAssumption)
-    assert error.missing == "b > 0, c > 0"
+    assert isinstance(error, IllFormed)
+    assert "defined only where b ≠ 0, c ≠ 0, which is not assumed" in str(error)
     declared = [Positive(b)]
     error = rejection(
         R.variance_const_mul, Var(X / (b * c * sigma)), Var(X) / (b * c * sigma) ** 2, declared
     )
-    assert isinstance(error, MissingAssumption)
-    assert error.missing == "c > 0"
+    assert isinstance(error, IllFormed)
+    assert "defined only where c ≠ 0, which is not assumed" in str(error)
 
 
 def test_a_rule_that_needs_no_positivity_gives_a_plain_mismatch() -> None:
     # dot_def does nothing to Var(X/c): no positivity of c would help it.
-    error = rejection(R.dot_def, Var(X / Symbol("c", real=True)), E(X))
+    c = Symbol("c", real=True)
+    error = rejection(R.dot_def, Var(X / c), E(X), [Positive(c)])
     assert isinstance(error, StepMismatch)
     assert not isinstance(error, MissingAssumption)
 
