@@ -236,9 +236,10 @@ def prepare(claim: Claim, assumed: Sequence[Assumed]) -> Setup:
         setup.qk = s
     # The scales c, σ, σ_q, σ_k are positive symbols: each one the claim uses is stated
     # as an assumption (a default), never taken positive silently.
+    written = [*flat, *(c.term for c in setup.scope.needs)]  # c in c·E(X)/c, read as E(X)
     for name in SCALES:
         scale = CONSTANTS[name]()
-        if name not in setup.scope.constants and any(scale in x.free_symbols for x in flat):
+        if name not in setup.scope.constants and any(scale in x.free_symbols for x in written):
             setup.add(Positive(scale), default=True)
     _refuse_undefined(setup)
     setup.env = Environment(tuple(setup.assumptions), Lemmas(setup.qk))

@@ -223,6 +223,7 @@ def with_defaults(block: TheoremBlock) -> tuple[tuple[Assumption, ...], list[str
     exprs = [block.statement.lhs, block.statement.rhs, *(s.claim for s in block.steps)]
     if block.start is not None:
         exprs.append(block.start)
+    exprs += [o.condition.term for o in block.needs]  # c in c·X/c, which reads as X
     added: list[Assumption] = []
     vectors = _vectors(exprs)
     if vectors:
