@@ -42,7 +42,7 @@ division by c - 1, which may be 0 (the term as read cancels it)
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
 import sympy
@@ -218,15 +218,34 @@ def needs_of_power(exponent: Expr) -> tuple[str, ...]:
 # ---------------------------------------------------------------- built terms
 
 
-def _powers(value: Expr) -> Iterator[tuple[Expr, Expr, frozenset[Symbol]]]:
-    """(base, exponent, symbols bound there) of every power in ``value``."""
-    stack: list[tuple[Expr, Scope]] = [(value, Scope())]
-    while stack:
-        e, scope = stack.pop()
-        if isinstance(e, Pow):
-            yield e.base, e.exp, scope.bound
-        if getattr(e, "args", ()) and not e.is_Atom:
-            stack.extend(zip(e.args, arg_scopes(e, scope), strict=True))
+@dataclass(frozen=True)
+class _Occurrences:
+    """The divisors and radicands a built term carries, each with the symbols bound there.
+
+    ``divisors``: the bases of powers with a negative exponent, and their factors, up to
+    sign and a rational factor (|f| counts as f); ``radicands``: the bases of fractional
+    powers, up to a positive rational factor.
+    """
+
+    divisors: tuple[tuple[frozenset[Expr], frozenset[Symbol]], ...]
+    radicands: tuple[tuple[Expr, frozenset[Symbol]], ...]
+
+    @classmethod
+    def of(cls, value: Expr) -> _Occurrences:
+        """What ``value`` carries."""
+        divisors: list[tuple[frozenset[Expr], frozenset[Symbol]]] = []
+        radicands: list[tuple[Expr, frozenset[Symbol]]] = []
+        stack: list[tuple[Expr, Scope]] = [(value, Scope())]
+        while stack:
+            e, scope = stack.pop()
+            if isinstance(e, Pow) and e.exp.is_negative:
+                keys = frozenset(_key(f, False) for f in (e.base, *_factors(e.base)))
+                divisors.append((keys, scope.bound))
+            if isinstance(e, Pow) and e.exp.is_Rational and not e.exp.is_integer:
+                radicands.append((_key(e.base, True), scope.bound))
+            if getattr(e, "args", ()) and not e.is_Atom:
+                stack.extend(zip(e.args, arg_scopes(e, scope), strict=True))
+        return cls(tuple(divisors), tuple(radicands))
 
 
 def _factors(term: Expr) -> list[Expr]:
@@ -239,7 +258,9 @@ def _factors(term: Expr) -> list[Expr]:
 
 
 def _key(term: Expr, signed: bool) -> Expr:
-    """``term`` up to a positive rational factor (and up to sign unless ``signed``)."""
+    """``term`` up to a positive rational factor (and up to sign, and |·|, unless ``signed``)."""
+    if not signed and isinstance(term, sympy.Abs):
+        term = term.args[0]
     _, primitive = term.as_content_primitive()
     if not signed and primitive.could_extract_minus_sign():
         primitive = -primitive
@@ -252,7 +273,7 @@ def _same_scope(term: Expr, bound: frozenset[Symbol], there: frozenset[Symbol]) 
     return bool((bound & mentioned) == (there & mentioned))
 
 
-def _uncarried(condition: Condition, powers: list[tuple[Expr, Expr, frozenset[Symbol]]]) -> Expr:
+def _uncarried(condition: Condition, carried: _Occurrences) -> Expr:
     """The part of the condition's term the built term no longer carries (1 if none).
 
     A divisor's factor is carried by a power of it (up to sign and a rational factor) with a
@@ -266,10 +287,8 @@ def _uncarried(condition: Condition, powers: list[tuple[Expr, Expr, frozenset[Sy
             factor
             for factor in _factors(term)
             if not any(
-                exp.is_negative
-                and _same_scope(factor, condition.bound, there)
-                and any(_key(f, False) == _key(factor, False) for f in (base, *_factors(base)))
-                for base, exp, there in powers
+                _key(factor, False) in keys and _same_scope(factor, condition.bound, there)
+                for keys, there in carried.divisors
             )
         ]
         return sympy.Mul(*gone)
@@ -278,14 +297,12 @@ def _uncarried(condition: Condition, powers: list[tuple[Expr, Expr, frozenset[Sy
     coefficient, product = term.as_coeff_Mul()
     kept = [f for f in sympy.Mul.make_args(product) if f.is_nonnegative is not True]
     rest = sympy.Mul(-1 if coefficient.is_negative else 1, *kept)
-    carried = any(
-        exp.is_Rational
-        and not exp.is_integer
-        and _same_scope(rest, condition.bound, there)
-        and _key(base, True) == _key(rest, True)
-        for base, exp, there in powers
+    key = _key(rest, True)
+    found = any(
+        key == base and _same_scope(rest, condition.bound, there)
+        for base, there in carried.radicands
     )
-    return sympy.S.One if carried else term
+    return sympy.S.One if found else term
 
 
 def unmet_in(conditions: Iterable[Condition], *values: Expr) -> list[Condition]:
@@ -294,10 +311,13 @@ def unmet_in(conditions: Iterable[Condition], *values: Expr) -> list[Condition]:
     A condition carried by the built term needs nothing more; of a divisor, what the term
     no longer carries remains (of several values, a list's items, what one of them lacks).
     """
-    powers = [list(_powers(v)) for v in values]
+    conditions = list(conditions)
+    if not conditions:
+        return []
+    carried = [_Occurrences.of(v) for v in values]
     found: list[Condition] = []
     for c in conditions:
-        parts = [_uncarried(c, p) for p in powers] if powers else [c.term]
+        parts = [_uncarried(c, o) for o in carried] if carried else [c.term]
         if c.need == "nonzero":
             left = sympy.Mul(*{f for part in parts for f in sympy.Mul.make_args(part)})
         else:
