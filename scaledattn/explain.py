@@ -1,10 +1,10 @@
-"""Why the kernel refused a step: the hints behind ``MissingAssumption``.
+"""Why the kernel refused a step: the report of a refusal, and the hints behind it.
 
 Outside the trusted kernel: these functions run only after a step has been refused
-(they are registered in ``scaledattn.kernel.theorem.HINTS``) and choose how the
-refusal is explained, never whether the step passes. A hint names the assumption
-whose absence explains the refusal: an independence that would factor the
-expectation, a sign a rule needs, a moment that is not declared.
+(``report_refusal`` is registered in ``scaledattn.kernel.theorem.REPORTS``) and choose
+how the refusal is explained, never whether the step passes. A hint names the
+assumption whose absence explains the refusal (``MissingAssumption``): an independence
+that would factor the expectation, a sign a rule needs, a moment that is not declared.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from typing import Any
 import sympy
 from sympy import Expr
 
+from scaledattn.errors import CannotDecide, MissingAssumption, ProofError, StepMismatch
 from scaledattn.kernel import expr, theorem
 from scaledattn.kernel.assumptions import Context, Independence
 from scaledattn.kernel.expr import (
@@ -25,11 +26,12 @@ from scaledattn.kernel.expr import (
     E,
     OpaqueTerm,
     Var,
+    normal_form,
     rebuild,
 )
 from scaledattn.kernel.theorem import _equal, _show
 
-__all__ = ["missing_assumption", "nonzero_somewhere"]
+__all__ = ["missing_assumption", "nonzero_somewhere", "report_refusal"]
 
 
 def _opaque(e: Expr, found: dict[Expr, None]) -> None:
@@ -128,7 +130,32 @@ def missing_assumption(prev: Any, claim: Any, rule: Any, ctx: Context) -> str:
     return ""
 
 
-if missing_assumption not in theorem.HINTS:
-    theorem.HINTS.append(missing_assumption)
+def report_refusal(prev: Any, rule: Any, undecided: bool, fields: dict[str, Any]) -> ProofError:
+    """The error of a refused step: what is claimed, what the rule gives, how they differ.
+
+    ``MissingAssumption`` when a hint names an assumption whose absence explains it,
+    ``CannotDecide`` when SymPy could not tell the two apart, else ``StepMismatch``.
+    """
+    claim, derived, ctx = fields["got"], fields["expected"], fields["context"]
+    lines = f"  claimed:    {_show(claim)}\n  rule gives: {_show(derived)}"
+    try:
+        missing = missing_assumption(prev, claim, rule, ctx)
+    except Exception:  # an explanation that fails explains nothing
+        missing = ""
+    if missing:
+        text = f"  needs:      {missing}\n  in scope:   {ctx}\n{lines}"
+        return MissingAssumption(text, missing=missing, **fields)
+    if isinstance(derived, Expr) and isinstance(claim, Expr):
+        with sympy.evaluate(True):
+            diff = sympy.expand(normal_form(claim) - normal_form(derived))
+        lines += f"\n  differs by: {_show(diff)}"
+    if undecided:
+        lines += "\n  SymPy could not decide whether these are equal; the step is refused."
+        return CannotDecide(lines, **fields)
+    return StepMismatch(lines, **fields)
+
+
+if report_refusal not in theorem.REPORTS:
+    theorem.REPORTS.append(report_refusal)
 if nonzero_somewhere not in expr.WITNESSES:
     expr.WITNESSES.append(nonzero_somewhere)

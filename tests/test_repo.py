@@ -22,7 +22,7 @@ PACKAGE = ROOT / "scaledattn"
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("scaledattn.errors",),
     ("scaledattn.kernel",),
-    ("scaledattn.rulebook", "scaledattn.explain"),
+    ("scaledattn.rulebook", "scaledattn.explain", "scaledattn.definitions"),
     ("scaledattn.render",),
     ("scaledattn.derive",),
     ("scaledattn.calculator", "scaledattn.numeric"),
@@ -67,8 +67,12 @@ KERNEL_THIRD_PARTY = {"sympy"}
 # bound; a vector defined twice; one name per thing, in assumptions and for functions
 # too; no fact a rendering would not show (zero, imaginary, polar, ±∞). 2310 → 2320
 # (k6): definitions followed through their bodies; a moment may vary under ∂. 2320 → 2332
-# (k7): definitions that reach themselves are refused.
-KERNEL_LINE_BUDGET = 2332
+# (k7): definitions that reach themselves are refused. 2332 → 2371 → 2210: a claim whose
+# evaluation drops a condition it is defined under (c(c − 1)/(c − 1) is c only where c ≠ 1)
+# is refused unless the assumptions give it (+39); moved out: how a refusal is reported
+# (scaledattn.explain), the definition builders OneHot, Lead, Shift (scaledattn.definitions)
+# and the submodules' __all__ lists (the kernel's names are listed once, in its __init__).
+KERNEL_LINE_BUDGET = 2210
 
 
 def _module_name(path: Path) -> str:
@@ -228,7 +232,7 @@ def test_the_printers_and_hints_are_installed_when_the_kernel_loads() -> None:
         " from scaledattn.kernel import expr, theorem;"
         " assert any(getattr(getattr(StrPrinter, n), '_scaledattn', False)"
         " for n in dir(StrPrinter));"
-        " assert theorem.HINTS and expr.WITNESSES"
+        " assert theorem.REPORTS and expr.WITNESSES"
     )
     loaded = _loaded_by(statement)
     assert {"scaledattn.render.strings", "scaledattn.explain"} <= loaded

@@ -22,6 +22,7 @@ from typing import Any
 import sympy
 from sympy import Eq, KroneckerDelta, Or, Rational, Symbol
 
+from scaledattn.definitions import Lead, OneHot, Shift
 from scaledattn.errors import InvalidArgument
 from scaledattn.kernel.assumptions import (
     Assumption,
@@ -48,17 +49,7 @@ from scaledattn.kernel.expr import (
     index,
     random_variables,
 )
-from scaledattn.kernel.vectors import (
-    Deriv,
-    Distinct,
-    IndexRange,
-    Lead,
-    Lim,
-    OneHot,
-    RealVector,
-    Shift,
-    SoftmaxVector,
-)
+from scaledattn.kernel.vectors import Deriv, Distinct, IndexRange, Lim, RealVector, SoftmaxVector
 from scaledattn.numeric.worlds import Chooser, pick
 
 __all__ = ["Case", "draw_case", "draw_context", "draw_proposition", "draw_term"]

@@ -38,20 +38,6 @@ from scaledattn.kernel.expr import (
     unclaimable,
 )
 
-__all__ = [
-    "Assumption",
-    "Context",
-    "Independent",
-    "IndependentComponents",
-    "IndependentPairs",
-    "Mean",
-    "Moment",
-    "Positive",
-    "UnitVariance",
-    "Variance",
-    "ZeroMean",
-]
-
 #: A block key: (tag, index or None). Atoms in different blocks are independent.
 BlockKey = tuple[Any, Expr | None]
 

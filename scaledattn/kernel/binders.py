@@ -25,8 +25,6 @@ from sympy import Dummy, Expr, Symbol
 
 from scaledattn.errors import InvalidArgument
 
-__all__ = ["Binder", "Scope", "arg_scopes", "fresh_like", "rename_away", "subst", "walk_scoped"]
-
 
 class Binder(Expr):
     """A term binding the symbols at ``bound_at`` in its arguments at ``scope_at``."""

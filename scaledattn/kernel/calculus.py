@@ -38,20 +38,6 @@ from scaledattn.kernel.vectors import (
     positive,
 )
 
-__all__ = [
-    "deriv_chain",
-    "deriv_entry",
-    "deriv_linear",
-    "deriv_mul",
-    "delta_distinct",
-    "delta_eq",
-    "entries_def",
-    "exp_of_delta",
-    "limit_at_infinity",
-    "softmax_def",
-    "sum_delta",
-]
-
 Used = frozenset[Assumption]
 Rewrite = tuple[Expr, Used]
 NOTHING: Used = frozenset()

@@ -25,7 +25,7 @@ from fractions import Fraction
 from typing import Any
 
 import sympy
-from sympy import Expr, Integer, Symbol
+from sympy import Expr, Integer, Mul, Symbol
 from sympy.core.assumptions import _assume_defined
 from sympy.core.function import AppliedUndef, UndefinedFunction
 from sympy.core.logic import fuzzy_and
@@ -34,33 +34,6 @@ from sympy.printing.precedence import PRECEDENCE
 
 from scaledattn.errors import InvalidArgument
 from scaledattn.kernel.binders import Binder, subst
-
-__all__ = [
-    "E",
-    "Component",
-    "OpaqueTerm",
-    "Group",
-    "Cov",
-    "CrossSum",
-    "Dot",
-    "DotProduct",
-    "IndexSum",
-    "RandomVariable",
-    "RandomVector",
-    "Std",
-    "Var",
-    "VectorLabel",
-    "as_written",
-    "dimension",
-    "index",
-    "is_random",
-    "normal_form",
-    "random_atoms",
-    "random_variables",
-    "rebuild",
-    "same",
-]
-
 
 # --------------------------------------------------------------------------- atoms
 
@@ -245,12 +218,55 @@ def _plain_function(cls: type) -> bool:
     )
 
 
-def unclaimable(term: sympy.Basic) -> str | None:
+#: The conditions under which a term is defined over the reals, and how they print.
+_NEEDS = {"nonzero": "≠ 0", "nonnegative": "≥ 0", "positive": "> 0"}
+
+
+def conditions(term: Any) -> set[tuple[str, Expr]]:
+    """Where ``term`` is real: divisors ≠ 0, roots' arguments ≥ 0, logarithms' > 0."""
+    found: set[tuple[str, Expr]] = set()
+    for n in sympy.preorder_traversal(term):
+        if isinstance(n, sympy.log):
+            found.add(("positive", _rebuild(n.args[0])))
+        elif isinstance(n, sympy.Pow) and not (n.exp.is_integer and n.exp.is_nonnegative):
+            kind = (
+                "nonzero"
+                if n.exp.is_integer
+                else "nonnegative"
+                if n.exp.is_positive
+                else "positive"
+            )
+            found.add((kind, _rebuild(n.base)))
+    return found
+
+
+def _sufficient(kind: str, base: Expr) -> list[tuple[str, Expr]]:
+    """Conditions that together give ``base`` ``kind``: 2c ≠ 0 from c ≠ 0, c²V ≥ 0 from V ≥ 0."""
+    coeff, rest = base.as_coeff_Mul()
+    if coeff == 0 or (kind != "nonzero" and coeff.is_negative):
+        return [(kind, base)]
+    found = []
+    for f in Mul.make_args(rest):
+        g, k = (f.base, f.exp) if f.is_Pow and f.exp.is_integer else (f, sympy.S.One)
+        if kind == "nonzero" or (k.is_even and (kind == "positive" or k.is_negative)):
+            found.append(("nonzero", g))
+        elif not k.is_even:
+            found.append((kind, f))
+    return found
+
+
+def by_own_facts(kind: str, term: Expr) -> bool:
+    """Whether ``term`` is ``kind`` (nonzero, nonnegative, positive) by its symbols' facts."""
+    return getattr(term, f"is_{kind}") is True
+
+
+def unclaimable(term: sympy.Basic, holds: Callable[[str, Expr], bool] = by_own_facts) -> str | None:
     """Why a claim's, statement's or assumption's term may not be one, or None.
 
     Evaluated, each of its parts must still be in the language (1/0 in 1/(1/0) is
     not), and it may hold no Dummy free: Dummies are the kernel's bound and fresh
-    names, which a free one would capture.
+    names, which a free one would capture. A condition for it to be real that
+    evaluating drops must hold (``holds``): x/x is 1 only where x ≠ 0.
     """
     found: list[str | None] = [None]
 
@@ -265,9 +281,15 @@ def unclaimable(term: sympy.Basic) -> str | None:
 
     with evaluate(True):
         evaluated = evaluate_part(term)
+        kept = conditions(evaluated)
+        kept |= {(k, b) for p, b in kept if p == "positive" for k in _NEEDS}
+        lost = sorted(conditions(term) - kept, key=str)
+        lost = [c for c in lost if any(n not in kept and not holds(*n) for n in _sufficient(*c))]
     why = found[0] or _refused(evaluated)
     if why is None and any(isinstance(s, sympy.Dummy) for s in evaluated.free_symbols):
         why = f"{evaluated} holds a name the kernel keeps for bound indices (a Dummy)"
+    for kind, base in lost[:1] if why is None else ():  # c(c − 1)/(c − 1) is c
+        why = f"{term} is defined where {base} {_NEEDS[kind]}, unproved; evaluating drops it"
     return why
 
 

@@ -50,30 +50,6 @@ from scaledattn.kernel.expr import (
     rebuild,
 )
 
-__all__ = [
-    "RULES",
-    "Rule",
-    "prop_key",
-    "ring",
-    "variance_def",
-    "covariance_def",
-    "std_def",
-    "expectation_linear",
-    "expectation_mul_of_indep",
-    "variance_const_mul",
-    "substitute_moment",
-    "dot_def",
-    "sum_mul_sum",
-    "split_diagonal",
-    "count_terms",
-    "sum_unroll",
-    "sum_linear",
-    "sqrt_mul",
-    "clear_denominator",
-    "square_roots",
-    "exclude_by_sign",
-]
-
 Used = frozenset[Assumption]
 Rewrite = tuple[Expr, Used]
 

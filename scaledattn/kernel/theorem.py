@@ -30,30 +30,16 @@ from scaledattn.errors import (
     CannotDecide,
     IllFormed,
     InvalidArgument,
-    MissingAssumption,
     ProofError,
     StatementMismatch,
     StepMismatch,
     UnknownRule,
 )
-from scaledattn.kernel.assumptions import Assumption, Context, reached, terms_of
+from scaledattn.kernel.assumptions import Assumption, Context, reached, sign_facts, terms_of
 from scaledattn.kernel.binders import Scope, arg_scopes
-from scaledattn.kernel.expr import as_term, normal_form, rebuild, same, unclaimable
+from scaledattn.kernel.expr import as_term, by_own_facts, normal_form, rebuild, same, unclaimable
 from scaledattn.kernel.rules import RULES, Rule, is_registered, prop_key
 from scaledattn.kernel.vectors import Deriv, Entry, Lim
-
-__all__ = [
-    "Audit",
-    "Derivation",
-    "Equation",
-    "Equivalence",
-    "Step",
-    "StepResult",
-    "Theorem",
-    "audit",
-    "axiom",
-    "check",
-]
 
 
 @dataclass(frozen=True)
@@ -311,9 +297,10 @@ def check_step(
     except UnknownRule as err:
         return StepResult(number, step, err.rule, None, frozenset(), err)
     try:
-        ctx = derivation.context
-        prev, step = _claim(kind, prev), replace(step, claim=_claim(kind, step.claim))
-        return _check_step(prev, step, number, derivation, rule, ctx, kind)
+        ctx, needs = derivation.context, set[Assumption]()
+        prev, claim = _claim(kind, prev, ctx, needs), _claim(kind, step.claim, ctx, needs)
+        result = _check_step(prev, replace(step, claim=claim), number, derivation, rule, ctx, kind)
+        return replace(result, used=result.used | needs) if result.ok else result
     except Exception as err:  # a term the kernel cannot take apart is refused
         if isinstance(err, ProofError):  # pragma: no cover - _check_step returns its errors
             raise
@@ -357,12 +344,21 @@ def _entry_of(definition: Any) -> Any:
     return Entry(definition.name, definition.index, definition.dim)
 
 
-def _claim(kind: str, x: Any) -> Any:
-    """A claim as a term: an expression in a chain of equalities, a proposition in one of ⇔."""
+def _claim(kind: str, x: Any, ctx: Context, used: set[Assumption]) -> Any:
+    """A claim as a term: an expression in a chain of equalities, a proposition in one of ⇔.
+
+    Where evaluating it drops a condition (a divisor ≠ 0), ``ctx`` must give it: into ``used``.
+    """
     if kind == "iff" and isinstance(x, bool):
         return sympy.true if x else sympy.false
+
+    def holds(kind: str, term: Expr) -> bool:
+        facts, by = sign_facts(term, ctx)
+        used.update(by)
+        return by_own_facts(kind, facts)
+
     term = as_term(x)
-    why = unclaimable(term) if isinstance(term, sympy.Basic) else None
+    why = unclaimable(term, holds) if isinstance(term, sympy.Basic) else None
     if why is not None:
         raise InvalidArgument(why)
     if kind == "calc" and not isinstance(term, Expr):
@@ -390,22 +386,10 @@ def _check_step(
     return StepResult(number, step, rule.name, derived, frozenset(), error)
 
 
-#: Explanations of a refusal, filled from outside the kernel (``scaledattn.explain``):
-#: each ``hint(prev, claim, rule, ctx)`` names an assumption whose absence explains
-#: a refused step, or returns "". They run only after the verdict: they choose the
-#: class and text of the error (``MissingAssumption``), never whether a step passes.
-HINTS: list[Callable[[Any, Any, Any, Context], str]] = []
-
-
-def _explain(prev: Any, claim: Any, rule: Any, ctx: Context) -> str:
-    for hint in HINTS:
-        try:
-            text = hint(prev, claim, rule, ctx)
-        except Exception:  # an explanation that fails explains nothing
-            continue
-        if text:
-            return text
-    return ""
+#: How a refused step is reported, filled from outside the kernel (``scaledattn.explain``):
+#: ``report(prev, rule, undecided, fields)`` makes the error (with ``fields``: theorem,
+#: step, rule, what the rule gives, the claim, the context). It runs after the verdict.
+REPORTS: list[Callable[[Any, Any, bool, dict[str, Any]], ProofError]] = []
 
 
 def _rejection(
@@ -417,34 +401,16 @@ def _rejection(
     derived: Any,
     undecided: bool,
 ) -> ProofError:
-    ctx = derivation.context
-    fields: dict[str, Any] = {
-        "theorem": derivation.name,
-        "step": number,
-        "rule": rule.name,
-        "expected": derived,
-        "got": step.claim,
-        "context": ctx,
-    }
-    missing = _explain(prev, step.claim, rule, ctx)
-    if missing:
-        return MissingAssumption(
-            f"  needs:      {missing}\n  in scope:   {ctx}\n"
-            f"  claimed:    {_show(step.claim)}\n  rule gives: {_show(derived)}",
-            missing=missing,
-            **fields,
-        )
-    lines = f"  claimed:    {_show(step.claim)}\n  rule gives: {_show(derived)}"
-    if isinstance(derived, Expr) and isinstance(step.claim, Expr):
-        with evaluate(True):
-            diff = sympy.expand(normal_form(step.claim) - normal_form(derived))
-        lines += f"\n  differs by: {_show(diff)}"
-    if undecided:
-        return CannotDecide(
-            lines + "\n  SymPy could not decide whether these are equal; the step is refused.",
-            **fields,
-        )
-    return StepMismatch(lines, **fields)
+    fields = {"theorem": derivation.name, "step": number, "rule": rule.name}
+    fields |= {"expected": derived, "got": step.claim, "context": derivation.context}
+    for report in REPORTS:
+        try:
+            return report(prev, rule, undecided, fields)
+        except Exception:  # a report that fails reports nothing: the fallback does
+            continue
+    return (CannotDecide if undecided else StepMismatch)(
+        f"  rule gives: {_show(derived)}", **fields
+    )
 
 
 @dataclass(frozen=True)
@@ -479,11 +445,12 @@ def audit(derivation: Derivation, theorems: Mapping[str, Theorem] | None = None)
             results.append(check_step(prev, step, number, derivation, theorems))
             prev = step.claim
         statement_error: ProofError | None = None
-        kind, ends = _kind(derivation.statement), None
+        kind, ends, needs = _kind(derivation.statement), None, set[Assumption]()
         try:
             if (clash := _name_clash(derivation)) is not None:
                 raise InvalidArgument(f"two different things are named {clash}")
-            prev, rhs = _claim(kind, prev), _claim(kind, derivation.statement.rhs)
+            ctx = derivation.context
+            prev, rhs = (_claim(kind, x, ctx, needs) for x in (prev, derivation.statement.rhs))
             ends = _equal(kind, prev, rhs) if derivation.steps else None
         except Exception as err:  # as in check_step: a term it cannot take apart is refused
             statement_error = statement_error or _refusal(err, theorem=derivation.name)
@@ -504,7 +471,7 @@ def audit(derivation: Derivation, theorems: Mapping[str, Theorem] | None = None)
             )
     theorem = None
     if statement_error is None and all(r.ok for r in results):
-        used: frozenset[Assumption] = frozenset().union(*(r.used for r in results))
+        used: frozenset[Assumption] = frozenset(needs).union(*(r.used for r in results))
         axioms: frozenset[str] = frozenset().union(*(r.axioms for r in results))
         theorem = Theorem(
             derivation.name, derivation.statement, used, derivation, _TOKEN, axioms=axioms

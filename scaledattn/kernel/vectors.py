@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import sympy
-from sympy import Expr, KroneckerDelta, Symbol
+from sympy import Expr, Symbol
 from sympy.core.symbol import Str
 
 from scaledattn.errors import InvalidArgument
@@ -33,30 +33,10 @@ from scaledattn.kernel.expr import (
     _check_dim,
     _check_index,
     as_term,
-    fresh_index,
     is_random,
     rebuild,
     within,
 )
-
-__all__ = [
-    "Deriv",
-    "Distinct",
-    "Entries",
-    "Entry",
-    "IndexRange",
-    "Lead",
-    "Lim",
-    "OneHot",
-    "RealVector",
-    "Shift",
-    "Softmax",
-    "SoftmaxVector",
-    "definitions",
-    "depends_on",
-    "nonzero",
-    "positive",
-]
 
 
 def _name(name: Any) -> Str:
@@ -252,41 +232,6 @@ class Entries(Assumption):
         """The symbols the body mentions besides its own index (w and λ in sⱼ + λδⱼw)."""
         mentioned: set[Symbol] = self.body.free_symbols
         return mentioned - {self.index}
-
-
-def OneHot(y: RealVector, t: Any) -> Entries:  # noqa: N802 - reads as a predicate
-    """The one-hot target: yⱼ = δⱼₜ (y = eₜ)."""
-    j = _dummy_index(t)
-    return Entries(y, KroneckerDelta(j, _index_symbol(t)), j, f"one-hot at {t}")
-
-
-def Lead(r: RealVector, s: RealVector, w: Any, lam: Any) -> Entries:  # noqa: N802
-    """The scores s with a lead λ added to score w: rⱼ = sⱼ + λδⱼw."""
-    _same_dimension(r, s)
-    j = _dummy_index(w, lam, s.dim)
-    lead = sympy.pretty(lam, use_unicode=True)
-    return Entries(
-        r, s[j] + lam * KroneckerDelta(j, _index_symbol(w)), j, f"score {w} leads by {lead}"
-    )
-
-
-def Shift(r: RealVector, s: RealVector, a: Any) -> Entries:  # noqa: N802
-    """The scores s shifted by the constant a: rⱼ = sⱼ + a."""
-    _same_dimension(r, s)
-    j = _dummy_index(a, s.dim)
-    return Entries(r, s[j] + a, j, f"all scores shifted by {sympy.pretty(a, use_unicode=True)}")
-
-
-def _same_dimension(r: RealVector, s: RealVector) -> None:
-    if r.dim != s.dim:
-        raise InvalidArgument(
-            f"{r.name} and {s.name} must have the same dimension, got {r.dim} and {s.dim}"
-        )
-
-
-def _dummy_index(*around: Any) -> Symbol:
-    """The definition's index: named after none of the symbols it is defined with."""
-    return fresh_index(set().union(*(as_term(x).free_symbols for x in around)))
 
 
 @dataclass(frozen=True)

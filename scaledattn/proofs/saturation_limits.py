@@ -48,15 +48,14 @@ from __future__ import annotations
 
 from sympy import Expr, KroneckerDelta, S, Symbol, exp, sqrt
 
+from scaledattn.definitions import Lead, OneHot
 from scaledattn.derive import abbrev, calc, run
 from scaledattn.kernel import (
     Derivation,
     Distinct,
     IndexRange,
     IndexSum,
-    Lead,
     Lim,
-    OneHot,
     RealVector,
     SoftmaxVector,
     as_written,

@@ -41,6 +41,7 @@ from collections.abc import Callable
 
 from sympy import Expr, S, Symbol, exp, sqrt
 
+from scaledattn.definitions import Shift
 from scaledattn.derive import calc, group, run
 from scaledattn.kernel import (
     CrossSum,
@@ -51,7 +52,6 @@ from scaledattn.kernel import (
     IndexSum,
     RandomVector,
     RealVector,
-    Shift,
     SoftmaxVector,
     UnitVariance,
     Var,

@@ -36,12 +36,12 @@ from __future__ import annotations
 
 from sympy import KroneckerDelta, exp, log
 
+from scaledattn.definitions import OneHot
 from scaledattn.derive import calc, run
 from scaledattn.kernel import (
     Deriv,
     IndexRange,
     IndexSum,
-    OneHot,
     RealVector,
     SoftmaxVector,
     as_written,

@@ -10,16 +10,8 @@ from fractions import Fraction
 
 from sympy import Rational, Symbol
 
-from scaledattn.kernel import (
-    Context,
-    IndexSum,
-    Lead,
-    Lim,
-    RealVector,
-    SoftmaxVector,
-    dimension,
-    index,
-)
+from scaledattn.definitions import Lead
+from scaledattn.kernel import Context, IndexSum, Lim, RealVector, SoftmaxVector, dimension, index
 from scaledattn.kernel.expr import normal_form
 from scaledattn.kernel.rules import RULES
 from scaledattn.numeric.semantics import World, agree, value

@@ -11,6 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sympy import KroneckerDelta, Mul, Symbol, exp
 
+from scaledattn.definitions import Lead
 from scaledattn.errors import Undecided, Undefined
 from scaledattn.kernel import (
     Cov,
@@ -21,7 +22,6 @@ from scaledattn.kernel import (
     Independent,
     IndependentComponents,
     IndexSum,
-    Lead,
     Lim,
     RandomVector,
     RealVector,

@@ -22,6 +22,7 @@ from typing import Any
 
 from sympy import Abs, Eq, KroneckerDelta, Or, S, Symbol, exp, log, sqrt
 
+from scaledattn.definitions import Lead, OneHot
 from scaledattn.derive import calc, equivalence
 from scaledattn.errors import (
     CannotDecide,
@@ -49,11 +50,9 @@ from scaledattn.kernel import (
     IndependentPairs,
     IndexRange,
     IndexSum,
-    Lead,
     Lim,
     Mean,
     Moment,
-    OneHot,
     Positive,
     RandomVector,
     RealVector,

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from sympy import KroneckerDelta, S, Symbol
 
+from scaledattn.definitions import Lead, OneHot, Shift
 from scaledattn.errors import InvalidArgument, MissingAssumption
 from scaledattn.kernel import (
     CrossSum,
@@ -23,14 +24,11 @@ from scaledattn.kernel import (
     IndependentComponents,
     IndependentPairs,
     IndexRange,
-    Lead,
     Mean,
     Moment,
-    OneHot,
     Positive,
     RandomVector,
     RealVector,
-    Shift,
     SoftmaxVector,
     UnitVariance,
     Var,

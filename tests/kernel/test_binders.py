@@ -381,7 +381,8 @@ def test_a_limit_whose_variable_a_definition_reads_is_never_renamed() -> None:
     # H-F4 (the oracle's fuzzer): lim_λ p_w = lim_μ p_w by ring, for r = s + λ·e_w, p =
     # softmax(r). At n = 2, w = 1, s = (0, 0), λ₀ = 0: the left is 1 (the lead wins), the
     # right the limit of a constant, p_w at λ₀ = 1/2.
-    from scaledattn.kernel import Lead, SoftmaxVector
+    from scaledattn.definitions import Lead
+    from scaledattn.kernel import SoftmaxVector
 
     lam, mu = Symbol("lambda", real=True), Symbol("mu", real=True)
     w = index("w")
@@ -398,7 +399,7 @@ def test_a_definition_a_sum_hides_still_says_what_its_vector_depends_on() -> Non
     # Found by the oracle's fuzzer on issue-12: under Σ_w (binding Lead's w) the definition
     # r_j = s_j + λδ_jw was dropped, so r_w looked free of s and ∂(Σ_w r_w)/∂s_i became 0.
     # At n = 2, i = 1: ∂/∂s₁ Σ_w (s_w + λδ_w,w₀) = 1, not 0.
-    from scaledattn.kernel import Lead
+    from scaledattn.definitions import Lead
 
     lam, w = Symbol("lambda", real=True), index("w")
     lead = (Lead(r, s, w, lam),)

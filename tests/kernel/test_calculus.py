@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from sympy import KroneckerDelta, S, Symbol, exp, log, sqrt
 
+from scaledattn.definitions import Lead, OneHot, Shift
 from scaledattn.derive import audit_of, calc
 from scaledattn.errors import InvalidArgument, ProofError, StepMismatch
 from scaledattn.kernel import (
@@ -21,11 +22,8 @@ from scaledattn.kernel import (
     Entries,
     IndexRange,
     IndexSum,
-    Lead,
     Lim,
-    OneHot,
     RealVector,
-    Shift,
     SoftmaxVector,
     as_written,
     dimension,

@@ -505,7 +505,8 @@ def test_a_theorem_about_a_constrained_index_is_not_used_under_a_sum_binding_it(
 def test_a_theorem_resting_on_a_definition_is_not_used_under_a_sum_that_captures_it() -> None:
     from sympy import KroneckerDelta
 
-    from scaledattn.kernel import IndexRange, Lead, RealVector, check
+    from scaledattn.definitions import Lead
+    from scaledattn.kernel import IndexRange, RealVector, check
     from scaledattn.kernel.calculus import entries_def
 
     from .helpers import chain

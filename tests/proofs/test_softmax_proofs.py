@@ -146,7 +146,7 @@ def test_a_saturated_softmax_is_not_claimed_uniform() -> None:
 
 def test_shift_invariance_needs_the_same_shift_for_every_score() -> None:
     # softmax(s + a·e_w) is not softmax(s): a lead is not a shift.
-    from scaledattn.kernel import Lead
+    from scaledattn.definitions import Lead
 
     lead = Lead(shift.r, shift.s, shift.w, shift.a)
     wrong = replace(shift.shift_invariance, assumptions=(lead,))
