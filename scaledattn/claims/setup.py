@@ -251,9 +251,12 @@ def _refuse_undefined(setup: Setup) -> None:
 
     A divisor SymPy cancelled as the claim was read must be ≠ 0, a logarithm's argument
     > 0, a root squared away ≥ 0 (:mod:`scaledattn.calculator.definedness`): decided with
-    the symbols' facts and the declared or default ``c > 0``-style facts.
+    the symbols' facts and the declared or default ``c > 0``-style facts; a rounded
+    number written positive (``rounded(2.95)``) is positive.
     """
-    context = Context(tuple(setup.assumptions))
+    boxes = setup.scope.boxes.items()
+    positive = [Positive(p) for p, box in boxes if box.low is not None and box.low > 0]
+    context = Context((*setup.assumptions, *positive))
     unmet = first_unmet(setup.scope.needs, context)
     if unmet is not None:
         why = unmet.refusal(context, '--assume "{} > 0"', lambda s: s.name in CONSTANTS)

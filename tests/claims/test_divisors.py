@@ -46,6 +46,8 @@ REFUSED = [
     (["E(Y) = E(X)", "--assume", "Y = X*(c - 1)/(c - 1)"], "division by c - 1, which may be 0"),
     (["E(X) = 1", "--assume", "E(X) = (mu - 1)/(mu - 1)"], "division by mu - 1, which may be 0"),
     (["std(X)/std(X) = 1"], "division by Std(X), which may be 0"),
+    (["exp(log(rounded(-2.95))) ≈ -2.95"], "which may not be positive"),
+    (["rounded(0.0)/rounded(0.0) ≈ 1"], "division by rounded(0.0), which may be 0"),
 ]
 
 
@@ -73,6 +75,8 @@ def test_a_claim_sympy_rewrites_under_a_hidden_condition_exits_2_with_one_line(
         ("Var(dot(q, k)/c) = 1 <=> c = sqrt(d_k)", [], "VERIFIED"),
         ("E(X/rho) = E(X)/rho", [], "VERIFIED"),  # the divisor stays: the kernel sees it
         ("[14, 10, 12] / 8 = [7/4, 5/4, 3/2]", [], "VERIFIED"),
+        ("log(rounded(2.95)) ≈ 1.08", [], "VERIFIED"),  # a rounded number written > 0
+        ("rounded(2.95)/rounded(2.95) ≈ 1", [], "VERIFIED"),
     ],
 )
 def test_a_divisor_the_assumptions_keep_nonzero_or_the_claim_keeps_is_answered(
