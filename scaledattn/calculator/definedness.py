@@ -92,10 +92,18 @@ class Condition:
     bound: frozenset[Symbol] = field(default_factory=frozenset)
     source: str = ""
 
-    def holds(self, context: Context) -> bool:
-        """Whether the symbols' facts and the context's ``Positive`` facts prove the need."""
+    def signed(self, context: Context) -> Expr:
+        """The term, each symbol ``context`` declares positive replaced by a positive dummy.
+
+        Not a symbol a binder around the condition rebinds: the fact is not about it there.
+        """
         visible = Context(tuple(p for p in context.positives() if p.symbol not in self.bound))
         term, _ = sign_facts(rebuild(self.term), visible)
+        return term
+
+    def holds(self, context: Context) -> bool:
+        """Whether the symbols' facts and the context's ``Positive`` facts prove the need."""
+        term = self.signed(context)
         if self.need == "nonzero":
             return term.is_zero is False
         if self.need == "positive":
@@ -115,8 +123,7 @@ class Condition:
         """
         what, may, need = NEEDS[self.need]
         text = what.format(sympy.sstr(self.term))
-        visible = Context(tuple(p for p in context.positives() if p.symbol not in self.bound))
-        term, _ = sign_facts(rebuild(self.term), visible)
+        term = self.signed(context)
         never = {"nonzero": term.is_zero, "positive": term.is_nonpositive,
                  "nonnegative": term.is_negative}[self.need]  # fmt: skip
         if never is True:
