@@ -51,7 +51,7 @@ from sympy import Expr, Pow, Symbol
 from scaledattn.kernel import Context
 from scaledattn.kernel.assumptions import Positive, sign_facts
 from scaledattn.kernel.binders import Scope, arg_scopes
-from scaledattn.kernel.expr import rebuild
+from scaledattn.kernel.expr import Std, Var, rebuild
 
 __all__ = [
     "NEEDS",
@@ -102,13 +102,17 @@ class Condition:
         return term
 
     def holds(self, context: Context) -> bool:
-        """Whether the symbols' facts and the context's ``Positive`` facts prove the need."""
+        """Whether the symbols' facts and the context's ``Positive`` facts prove the need.
+
+        A radicand may also use that a variance and a standard deviation are ≥ 0.
+        """
         term = self.signed(context)
         if self.need == "nonzero":
             return term.is_zero is False
         if self.need == "positive":
             return term.is_positive is True
-        return term.is_nonnegative is True
+        spreads = {m: sympy.Dummy(str(m), nonnegative=True) for m in term.atoms(Var, Std)}
+        return term.xreplace(spreads).is_nonnegative is True
 
     def refusal(
         self,

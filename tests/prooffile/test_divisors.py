@@ -160,6 +160,7 @@ ACCEPTED = {
     "a root of a square": "theorem t: sqrt(a**2) = sqrt(a**2)\n  = sqrt(a**2)  by ring\n",
     "a softmax weight": "theorem t: p_i*X/p_i = X\n  = X  by ring\n",
     "a divisor kept": "theorem t: (c - 1)/(c - 1)**2 = 1/(c - 1)\n  = 1/(c - 1)  by ring\n",
+    "a root of a variance": "theorem t: sqrt(Var(X))**2 = Var(X)\n  = Var(X)  by ring\n",
 }
 
 
