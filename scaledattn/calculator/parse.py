@@ -44,8 +44,17 @@ from functools import lru_cache
 import sympy
 from sympy import Expr, Rational, Symbol
 
+from scaledattn.calculator.definedness import (
+    Condition,
+    first_unmet,
+    is_plain_number,
+    needs_of_power,
+    number_refusal,
+    unmet_in,
+)
 from scaledattn.calculator.surface import closest, did_you_mean, normalise, quote, rewrite_tokens
 from scaledattn.errors import InvalidArgument
+from scaledattn.kernel import Context
 
 __all__ = [
     "CALCULATOR",
@@ -491,20 +500,50 @@ def _power(base: Expr, exponent: Expr, text: str) -> Expr:
 def build(node: Node, symbol: Callable[[str], Expr], text: str = "") -> Expr:
     """SymPy objects for a syntax tree; ``symbol(name)`` supplies each name's symbol.
 
+    A divisor SymPy cancels must be nonzero, and a square root it squares away
+    non-negative, by the symbols' own facts (:mod:`scaledattn.calculator.definedness`):
+    ``(x - 1)/(x - 1)`` is not 1 at x = 1.
+
     >>> build(parse("2*x**2"), lambda n: Symbol(n))
     2*x**2
+    >>> build(parse("x/x"), lambda n: Symbol(n, real=True), "x/x")
+    Traceback (most recent call last):
+    ...
+    scaledattn.errors.InvalidArgument: division by x, which may be 0 (the term as read ...
     """
+    conditions: list[Condition] = []
+    result = _build(node, symbol, text, conditions)
+    unmet = first_unmet(unmet_in(conditions, result), Context())
+    if unmet is not None:
+        why = unmet.refusal(Context(), declare="")
+        raise InvalidArgument(f"{why} in {_quote(text)}")
+    return result
+
+
+def _require(need: str, value: Expr, text: str, conditions: list[Condition]) -> None:
+    if is_plain_number(value):
+        why = number_refusal(need, value)
+        if why is not None:
+            raise InvalidArgument(f"{why} in {_quote(text)}")
+        return
+    conditions.append(Condition(need, value))
+
+
+def _build(
+    node: Node, symbol: Callable[[str], Expr], text: str, conditions: list[Condition]
+) -> Expr:
     kind, kids = node.kind, node.children
     if kind == "num":
         assert isinstance(node.value, Rational)
         return node.value
     if kind == "name":
         return symbol(str(node.value))
-    args = [build(k, symbol, text) for k in kids]
+    args = [_build(k, symbol, text, conditions) for k in kids]
     result: Expr
     if kind == "neg":
         result = -args[0]
     elif kind == "sqrt":
+        _require("nonnegative", args[0], text, conditions)
         result = _power(args[0], Rational(1, 2), text)
     elif kind == "+":
         result = args[0] + args[1]
@@ -513,10 +552,12 @@ def build(node: Node, symbol: Callable[[str], Expr], text: str = "") -> Expr:
     elif kind == "*":
         result = args[0] * args[1]
     elif kind == "/":
-        if args[1] == 0:
-            raise InvalidArgument(f"division by zero in {_quote(text)}")
+        _require("nonzero", args[1], text, conditions)
         result = args[0] / args[1]
     else:  # "**"
+        if args[1].is_Rational:
+            for need in needs_of_power(args[1]):
+                _require(need, args[0], text, conditions)
         result = _power(args[0], args[1], text)
     if result.is_Rational and _bits(result) > MAX_BITS:
         raise InvalidArgument(f"number too large in {_quote(text)}")

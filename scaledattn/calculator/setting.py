@@ -242,7 +242,7 @@ def setting(
 
     symbols = _symbol_table(trees, d, label)
     values = {
-        key: build(trees[key], symbols.__getitem__, texts[key])
+        key: _value(trees[key], symbols, texts[key], label[key])
         for key in (*_POSITIVE_OPTIONS, *_REAL_OPTIONS)
         if key in trees
     }
@@ -260,6 +260,14 @@ def setting(
         symbols={n: s for n, s in symbols.items() if isinstance(s, Symbol)},
         notes=notes,
     )
+
+
+def _value(tree: Node, symbols: Mapping[str, Expr], text: str, option: str) -> Expr:
+    """The value of one option; a refusal of its text (1/0, √−1, x/x) names the option."""
+    try:
+        return build(tree, symbols.__getitem__, text)
+    except InvalidArgument as err:
+        raise InvalidArgument(f"{option} must be real: {err}") from None
 
 
 def _symbol_table(trees: Mapping[str, Node], d: Expr, label: Mapping[str, str]) -> dict[str, Expr]:

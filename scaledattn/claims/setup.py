@@ -34,6 +34,8 @@ import sympy
 from sympy import Symbol
 
 from scaledattn.calculator.build import variance_assumptions
+from scaledattn.calculator.definedness import first_unmet
+from scaledattn.calculator.parse import quote
 from scaledattn.calculator.setting import Setting
 from scaledattn.claims.automation import Environment, Lemmas
 from scaledattn.claims.syntax import Assumed, Claim, unparse
@@ -48,6 +50,7 @@ from scaledattn.claims.terms import (
 from scaledattn.errors import InvalidArgument
 from scaledattn.kernel import (
     Assumption,
+    Context,
     Cov,
     E,
     Independent,
@@ -233,12 +236,31 @@ def prepare(claim: Claim, assumed: Sequence[Assumed]) -> Setup:
         setup.qk = s
     # The scales c, σ, σ_q, σ_k are positive symbols: each one the claim uses is stated
     # as an assumption (a default), never taken positive silently.
+    written = [*flat, *(c.term for c in setup.scope.needs)]  # c in c·E(X)/c, read as E(X)
     for name in SCALES:
         scale = CONSTANTS[name]()
-        if name not in setup.scope.constants and any(scale in x.free_symbols for x in flat):
+        if name not in setup.scope.constants and any(scale in x.free_symbols for x in written):
             setup.add(Positive(scale), default=True)
+    _refuse_undefined(setup)
     setup.env = Environment(tuple(setup.assumptions), Lemmas(setup.qk))
     return setup
+
+
+def _refuse_undefined(setup: Setup) -> None:
+    """InvalidArgument for the first term that needs what the assumptions do not give.
+
+    A divisor SymPy cancelled as the claim was read must be ≠ 0, a logarithm's argument
+    > 0, a root squared away ≥ 0 (:mod:`scaledattn.calculator.definedness`): decided with
+    the symbols' facts and the declared or default ``c > 0``-style facts; a rounded
+    number written positive (``rounded(2.95)``) is positive.
+    """
+    boxes = setup.scope.boxes.items()
+    positive = [Positive(p) for p, box in boxes if box.low is not None and box.low > 0]
+    context = Context((*setup.assumptions, *positive))
+    unmet = first_unmet(setup.scope.needs, context)
+    if unmet is not None:
+        why = unmet.refusal(context, '--assume "{} > 0"', lambda s: s.name in CONSTANTS)
+        raise InvalidArgument(f"{why} in {quote(unmet.source)}" if unmet.source else why)
 
 
 def _fields_of(assumption: Assumption) -> tuple[str, ...]:

@@ -43,6 +43,13 @@ from sympy import Expr, Rational, Symbol
 
 from scaledattn.attention.softmax import softmax as softmax_float
 from scaledattn.calculator.build import SCALE
+from scaledattn.calculator.definedness import (
+    Condition,
+    is_plain_number,
+    needs_of_power,
+    number_refusal,
+    unmet_in,
+)
 from scaledattn.calculator.parse import MAX_BITS, Node, names_in, power, quote
 from scaledattn.calculator.surface import closest, did_you_mean
 from scaledattn.claims.syntax import MAX_LIST
@@ -149,8 +156,11 @@ class ClaimScope:
 
     ``constants`` maps a constant's name to its value (``d_k = 64``); ``definitions``
     maps a random variable to the syntax tree defining it (``Y = X``). Building
-    records placeholders (``boxes``), the limits and dimensions used, and float64
-    witnesses of softmax from :mod:`scaledattn.attention.softmax`.
+    records placeholders (``boxes``), the limits and dimensions used, float64
+    witnesses of softmax from :mod:`scaledattn.attention.softmax`, and in ``needs``
+    what each built term needs besides: a divisor SymPy cancelled ≠ 0, a logarithm's
+    argument > 0, a root squared away ≥ 0 (:mod:`scaledattn.calculator.definedness`),
+    for :func:`~scaledattn.claims.setup.prepare` to decide with the assumptions.
     """
 
     constants: dict[str, Expr] = field(default_factory=dict)
@@ -159,8 +169,10 @@ class ClaimScope:
     limits: list[str] = field(default_factory=list)
     dimensions: set[Expr] = field(default_factory=set)
     witnesses: list[str] = field(default_factory=list)
+    needs: list[Condition] = field(default_factory=list)
     text: str = ""
     _depth: int = 0
+    _building: list[Condition] | None = None
 
     # ------------------------------------------------------------- names
     def dimension(self) -> Expr:
@@ -239,7 +251,36 @@ class ClaimScope:
 
     # ------------------------------------------------------------ values
     def build(self, node: Node) -> Value:
-        """The value of a syntax tree: a SymPy expression or a tuple of them."""
+        """The value of a syntax tree: a SymPy expression or a tuple of them.
+
+        A whole term (not a part of one being built) adds to ``needs`` the conditions
+        its value no longer carries.
+        """
+        if self._building is not None:
+            return self._build(node)
+        self._building = []
+        try:
+            value = self._build(node)
+            items = value if isinstance(value, tuple) else (value,)
+            self.needs += [c for c in unmet_in(self._building, *items) if c not in self.needs]
+        finally:
+            self._building = None
+        return value
+
+    def require(self, need: str, value: Expr) -> None:
+        """Record that ``value`` must be nonzero, positive or non-negative (a number: now)."""
+        if is_plain_number(value):
+            why = number_refusal(need, value)
+            if why is not None:
+                raise self.fail(why)
+            return
+        condition = Condition(need, value, source=self.text)
+        if self._building is not None:
+            self._building.append(condition)
+        elif condition not in self.needs:  # outside a whole term: nothing can carry it
+            self.needs.append(condition)
+
+    def _build(self, node: Node) -> Value:
         kind, kids = node.kind, node.children
         if kind == "num":
             assert isinstance(node.value, Rational)
@@ -302,14 +343,15 @@ class ClaimScope:
         elif op == "*":
             result = a * b
         elif op == "/":
-            if b == 0:
-                raise self.fail("division by zero")
             if is_random(b):
                 raise self.fail(f"division by a random term {sympy.sstr(b)}")
+            self.require("nonzero", b)
             result = a / b
         else:
             if is_random(b) or has_moments(b):
                 raise self.fail("an exponent must not be random")
+            for need in needs_of_power(b):
+                self.require(need, a)
             result = power(a, b, self.text)
         if result.is_Rational and _bits(result) > MAX_BITS:
             raise self.fail("number too large")
@@ -324,6 +366,7 @@ class ClaimScope:
         def root(x: Expr) -> Expr:
             if x.is_number and x.is_negative:
                 raise self.fail(f"sqrt of a negative number ({sympy.sstr(x)})")
+            self.require("nonnegative", x)
             return power(x, Rational(1, 2), self.text)
 
         return _map(root, self.build(node.children[0]))
@@ -348,6 +391,7 @@ class ClaimScope:
                 raise self.fail("log of a random term")
             if x.is_number and not x.is_positive:
                 raise self.fail(f"log of a number that is not positive ({sympy.sstr(x)})")
+            self.require("positive", x)
             return sympy.log(x)
 
         return _map(log, self.build(node.children[0]))

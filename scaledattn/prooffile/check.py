@@ -22,13 +22,16 @@ from typing import Any
 
 import sympy
 
+from scaledattn.calculator.definedness import first_unmet
 from scaledattn.claims.automation import key
 from scaledattn.claims.consistency import inconsistency
 from scaledattn.derive import audit_of
+from scaledattn.errors import ProofFileError
 from scaledattn.kernel import (
     RULES,
     Assumption,
     Audit,
+    Context,
     Derivation,
     IndependentComponents,
     Moment,
@@ -56,6 +59,7 @@ __all__ = [
     "builtin_theorems",
     "check_document",
     "is_known_rule",
+    "refuse_undefined",
 ]
 
 
@@ -219,6 +223,7 @@ def with_defaults(block: TheoremBlock) -> tuple[tuple[Assumption, ...], list[str
     exprs = [block.statement.lhs, block.statement.rhs, *(s.claim for s in block.steps)]
     if block.start is not None:
         exprs.append(block.start)
+    exprs += [o.condition.term for o in block.needs]  # c in c·X/c, which reads as X
     added: list[Assumption] = []
     vectors = _vectors(exprs)
     if vectors:
@@ -245,6 +250,22 @@ def with_defaults(block: TheoremBlock) -> tuple[tuple[Assumption, ...], list[str
     return tuple(declared + added), described
 
 
+def refuse_undefined(block: TheoremBlock, assumptions: tuple[Assumption, ...]) -> None:
+    """ProofFileError at the first term that needs what the assumptions do not give.
+
+    A divisor SymPy cancelled as the term was read must be ≠ 0, a logarithm's argument
+    > 0, a square root squared away ≥ 0 (:mod:`scaledattn.calculator.definedness`):
+    decided with the symbols' facts and the declared (or default) ``Positive`` facts,
+    the same context the kernel checks the theorem in.
+    """
+    context = Context(assumptions)
+    conditions = [o.condition for o in block.needs]
+    unmet = first_unmet(conditions, context)
+    if unmet is not None:
+        where = block.needs[conditions.index(unmet)]
+        raise ProofFileError(unmet.refusal(context), where.line, where.column)
+
+
 # --------------------------------------------------------------------- check
 
 
@@ -263,6 +284,7 @@ class Checker:
     def check(self, block: TheoremBlock) -> TheoremVerdict:
         """The verdict on one theorem block."""
         assumptions, described = with_defaults(block)
+        refuse_undefined(block, assumptions)
         statement = block.statement
         skeleton = Derivation(block.name, statement, (), assumptions)
         theorems = self.citable(block.name)
@@ -360,6 +382,8 @@ class Checker:
 
 def check_document(document: Document, seconds: float = 3.0) -> list[TheoremVerdict]:
     """The verdict on every theorem of ``document``, in order."""
+    for block in document.theorems:  # a malformed term before any theorem is checked
+        refuse_undefined(block, with_defaults(block)[0])
     checker = Checker(seconds, bare=False)
     return [checker.check(block) for block in document.theorems]
 

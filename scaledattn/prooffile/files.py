@@ -172,10 +172,14 @@ def _certificate(raw: str) -> Document:
         source = sources[err.line - 1] if 0 < err.line <= len(sources) else ""
         line, column = _locate(raw, source) if source else (1, 1)
         raise ProofFileError(err.message, line, column) from None
-    lines_in_json = [_locate(raw, source)[0] for source in sources]
+    places = [_locate(raw, source) for source in sources]
+    lines_in_json = [line for line, _ in places]
     for block in document.theorems:
         block.line = lines_in_json[block.line - 1]
         block.steps = [replace(s, line=lines_in_json[s.line - 1]) for s in block.steps]
+        for needs in (block.statement_obligations, block.obligations):
+            needs[:] = [replace(o, line=places[o.line - 1][0], column=places[o.line - 1][1])
+                        for o in needs]  # fmt: skip
     return document
 
 
@@ -201,13 +205,18 @@ def read_document(path: Path) -> Document:
 def check_file(path: Path, seconds: float = 3.0) -> CheckedFile:
     """Read and check one file."""
     document = read_document(path)
-    return CheckedFile(str(path), check_document(document, seconds), document.blocks)
+    try:
+        verdicts = check_document(document, seconds)
+    except ProofFileError as err:  # a term that needs what the assumptions do not give
+        raise err.located(str(path)) from None
+    return CheckedFile(str(path), verdicts, document.blocks)
 
 
 def check_text(text: str, path: str = "<proof>", seconds: float = 3.0) -> CheckedFile:
     """Check a proof text (not a file); ProofFileError naming ``path`` if malformed."""
     try:
         document = parse_document(text, is_known_rule)
+        verdicts = check_document(document, seconds)
     except ProofFileError as err:
         raise err.located(path) from None
-    return CheckedFile(path, check_document(document, seconds))
+    return CheckedFile(path, verdicts)

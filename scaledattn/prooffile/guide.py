@@ -50,7 +50,11 @@ assume: ASSUMPTION            (any number of lines; optional)
   `q_i`, `k_j`, `q_1`, random variables `X`, `Y`, `Z`, constants `d_k`, `c`, `sigma_q`, …,
   numbers with `+ - * / **` and `sqrt`. Index sums are written `sum(BODY, i, 1, N)` and
   sums over pairs of different indices `cross_sum(BODY, i, j, 1, N)` (Σ over i ≠ j).
-  A proof file never goes through `eval`: the same bounded parser reads it.
+  A proof file never goes through `eval`: the same bounded parser reads it. It reads
+  terms as SymPy evaluates them, so what a term needs to be defined must follow from the
+  `assume:` lines and the names' kinds: a divisor that cancels (`c*(c - 1)/(c - 1)` reads
+  as `c`) must be nonzero, the argument of `log` positive, a root squared away (`sqrt(a)**2`)
+  non-negative; else the file is malformed, and the message says what to declare.
 - `assume:` lines: `independent(X, Y)`, `independent(q, k)`, moments such as
   `E(q_i) = 1`, `Var(k_i) = 4` (read "for every i"), `Cov(X, Y) = 0`, `c > 0`. Without
   them the lesson's defaults apply, as in `verify`: the components of q and k are

@@ -46,6 +46,7 @@ from typing import Any
 
 from sympy import Eq, Expr, Or, S, Symbol
 
+from scaledattn.calculator.definedness import Condition
 from scaledattn.calculator.parse import Node, Parser, quote
 from scaledattn.errors import InvalidArgument, ProofFileError
 from scaledattn.kernel import (
@@ -72,6 +73,7 @@ from scaledattn.prooffile.terms import KINDS, Names, TermBuilder, parse_text, sp
 __all__ = [
     "MAX_BYTES",
     "Document",
+    "Obligation",
     "StepLine",
     "TheoremBlock",
     "parse_document",
@@ -105,6 +107,20 @@ class StepLine:
     rule: str | None = None
 
 
+@dataclass(frozen=True)
+class Obligation:
+    """What a written term needs to mean what its built term says, and where it is written.
+
+    A divisor SymPy cancelled must be ≠ 0, a logarithm's argument > 0, a root's radicand
+    ≥ 0 (:mod:`scaledattn.calculator.definedness`); the checker decides it with the
+    theorem's assumptions.
+    """
+
+    condition: Condition
+    line: int
+    column: int
+
+
 @dataclass
 class TheoremBlock:
     """One ``theorem`` with its assumptions and chain, as written."""
@@ -123,6 +139,14 @@ class TheoremBlock:
     #: Why the statement did not read with the names declared so far (it is read again
     #: after each declaration; the error stands if the chain starts and it still fails).
     unread: ProofFileError | None = field(default=None, repr=False, compare=False)
+    #: What the statement's terms need (read again with it), and the other lines' terms.
+    statement_obligations: list[Obligation] = field(default_factory=list)
+    obligations: list[Obligation] = field(default_factory=list)
+
+    @property
+    def needs(self) -> list[Obligation]:
+        """Every obligation of the theorem's terms, the statement's first."""
+        return [*self.statement_obligations, *self.obligations]
 
     @property
     def kind(self) -> str:
@@ -164,8 +188,12 @@ def read_bytes(data: bytes) -> str:
 class _Reader:
     """Reads the expressions of one theorem with its declared names."""
 
-    def __init__(self, names: Names, line: int, column: int, text: str) -> None:
+    def __init__(
+        self, names: Names, line: int, column: int, text: str, found: list[Obligation] | None = None
+    ) -> None:
         self.names, self.line, self.column, self.text = names, line, column, text
+        #: The obligations of the terms read (see TermBuilder.term).
+        self.found: list[Obligation] = [] if found is None else found
 
     def error(self, message: str, at: int = 1) -> ProofFileError:
         return ProofFileError(message, self.line, self.column + at - 1)
@@ -198,7 +226,12 @@ class _Reader:
         return self.build(parser, node)
 
     def build(self, parser: Parser, node: Node) -> Expr:
-        return self.guard(parser, lambda: TermBuilder(self.names, self.text).build(node))
+        builder = TermBuilder(self.names, self.text)
+        value = self.guard(parser, lambda: builder.term(node))
+        self.found += [
+            Obligation(c, self.line, self.column + c.position - 1) for c in builder.conditions
+        ]
+        return value
 
     def end(self, parser: Parser) -> None:
         self.guard(parser, parser.expect_end)
@@ -259,7 +292,7 @@ def _position(message: str) -> int:
 def _assumption(block: TheoremBlock, names: Names, text: str, line: int, column: int) -> None:
     """Read one ``assume:`` line into ``block`` (a kind declaration goes to ``names``)."""
     words = text.split()
-    reader = _Reader(names, line, column, text)
+    reader = _Reader(names, line, column, text, block.obligations)
     if words == ["no", "defaults"]:
         block.described.append("no defaults")
         return
@@ -523,6 +556,7 @@ def _theorem(text: str, line: int, column: int, earlier: Sequence[TheoremBlock])
         statement, unread = Equation(S.Zero, S.Zero), err
     block = TheoremBlock(name, line, statement, unread=unread)
     block.statement_text, block.statement_column = rest.strip(), offset
+    block.statement_obligations = reader.found
     return block
 
 
@@ -540,6 +574,7 @@ def _restate(block: TheoremBlock, names: Names) -> Equation | Equivalence:
         block.unread = err
         return block.statement
     block.unread = None
+    block.statement_obligations = reader.found
     return statement
 
 
@@ -578,7 +613,7 @@ def _chain_line(
             )
         if rule is not None:
             raise ProofFileError("the starting expression takes no 'by'", line, column)
-        reader = _Reader(names, line, column, body)
+        reader = _Reader(names, line, column, body, block.obligations)
         block.start = reader.proposition() if iff else reader.expression()
         block.start_line = line
         return
@@ -590,7 +625,7 @@ def _chain_line(
     lead = len(rest) - len(rest.lstrip())
     if not rest.strip():
         raise ProofFileError("a step needs an expression after '='", line, column + step.end())
-    reader = _Reader(names, line, column + step.end() + lead, rest.strip())
+    reader = _Reader(names, line, column + step.end() + lead, rest.strip(), block.obligations)
     claim = reader.proposition() if iff else reader.expression()
     if len(block.steps) >= MAX_STEPS:
         raise ProofFileError(f"more than {MAX_STEPS} steps in one theorem", line, column)

@@ -35,11 +35,18 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import sympy
 from sympy import Expr, KroneckerDelta, Rational, Symbol
 
+from scaledattn.calculator.definedness import (
+    Condition,
+    is_plain_number,
+    needs_of_power,
+    number_refusal,
+    unmet_in,
+)
 from scaledattn.calculator.parse import Node, Parser, Syntax, power
 from scaledattn.errors import InvalidArgument
 from scaledattn.kernel import (
@@ -215,11 +222,41 @@ class Names:
 
 
 class TermBuilder:
-    """Kernel terms from the syntax trees of :data:`PROOF_SYNTAX` (bounded, no ``eval``)."""
+    """Kernel terms from the syntax trees of :data:`PROOF_SYNTAX` (bounded, no ``eval``).
+
+    Each divisor, logarithm and square root it builds is recorded as a
+    :class:`~scaledattn.calculator.definedness.Condition` (a number is decided at once);
+    :meth:`term` keeps in ``conditions`` those the built term no longer carries, for the
+    checker to decide with the theorem's assumptions.
+    """
 
     def __init__(self, names: Names | None = None, text: str = "") -> None:
         self.names = names or Names()
         self.text = text
+        self.conditions: list[Condition] = []
+
+    def term(self, node: Node) -> Expr:
+        """The kernel term of a whole expression; ``conditions`` what it needs besides."""
+        self.conditions = []
+        value = self.build(node)
+        self.conditions = unmet_in(self.conditions, value)
+        return value
+
+    def require(self, node: Node, need: str, value: Expr) -> None:
+        """Record that ``value`` must be nonzero, positive or non-negative (see NEEDS)."""
+        if is_plain_number(value):
+            why = number_refusal(need, value)
+            if why is not None:
+                raise self.fail(node, why)
+            return
+        self.conditions.append(Condition(need, value, node.position))
+
+    def bind(self, since: int, symbols: Iterable[Expr]) -> None:
+        """Mark the conditions recorded since ``since`` as inside a binder of ``symbols``."""
+        bound = frozenset(s for s in symbols if isinstance(s, Symbol))
+        self.conditions[since:] = [
+            replace(c, bound=c.bound | bound) for c in self.conditions[since:]
+        ]
 
     def fail(self, node: Node, what: str) -> InvalidArgument:
         """An error at the node's column."""
@@ -255,13 +292,14 @@ class TermBuilder:
         if op == "*":
             return a * b
         if op == "/":
-            if b == 0:
-                raise self.fail(node, "division by zero")
             if is_random(b):
                 raise self.fail(node, f"division by a random term {sympy.sstr(b)}")
+            self.require(node, "nonzero", b)
             return a / b
         if is_random(b):
             raise self.fail(node, "an exponent must not be random")
+        for need in needs_of_power(b):
+            self.require(node, need, a)
         try:
             return power(a, b, self.text)
         except InvalidArgument as err:
@@ -335,8 +373,6 @@ class TermBuilder:
     def fn_sqrt(self, node: Node) -> Expr:
         """√x."""
         value = self.build(node.children[0])
-        if value.is_number and value.is_negative:
-            raise self.fail(node, "sqrt of a negative number")
         return self.arithmetic(node, "**", value, Rational(1, 2))
 
     def fn_exp(self, node: Node) -> Expr:
@@ -349,8 +385,9 @@ class TermBuilder:
     def fn_log(self, node: Node) -> Expr:
         """Ln x of a non-random x."""
         value = self.build(node.children[0])
-        if is_random(value) or (value.is_number and not value.is_positive):
+        if is_random(value):
             raise self.fail(node, "log takes a positive, non-random argument")
+        self.require(node, "positive", value)
         return sympy.log(value)
 
     def fn_E(self, node: Node) -> Expr:  # noqa: N802 - the claim language's name
@@ -383,7 +420,11 @@ class TermBuilder:
         """Σᵢ₌₁ᴺ body: ``sum(BODY, i, 1, N)``."""
         body, i, lower, upper = node.children
         self._lower(lower)
-        return IndexSum(self.build(body), self._bound_index(i), self._upper(upper))
+        since = len(self.conditions)
+        inside = self.build(body)
+        index = self._bound_index(i)
+        self.bind(since, [index])
+        return IndexSum(inside, index, self._upper(upper))
 
     def fn_cross_sum(self, node: Node) -> Expr:
         """Σ over i ≠ j in 1..N: ``cross_sum(BODY, i, j, 1, N)``."""
@@ -392,7 +433,10 @@ class TermBuilder:
         a, b = self._bound_index(i), self._bound_index(j)
         if a == b:
             raise self.fail(j, "the two indices of a cross sum must differ")
-        return CrossSum(self.build(body), a, b, self._upper(upper))
+        since = len(self.conditions)
+        inside = self.build(body)
+        self.bind(since, [a, b])
+        return CrossSum(inside, a, b, self._upper(upper))
 
     def fn_delta(self, node: Node) -> Expr:
         """The Kronecker delta δᵢⱼ."""
@@ -411,7 +455,9 @@ class TermBuilder:
 
     def fn_lim(self, node: Node) -> Expr:
         """The limit of f as λ → ∞."""
+        since = len(self.conditions)
         f, lam = (self.build(c) for c in node.children)
+        self.bind(since, [lam])
         if not (isinstance(lam, Symbol) and lam.is_real) or lam.is_integer:
             raise self.fail(
                 node.children[1], "a limit is taken over a real constant such as lambda"
@@ -455,4 +501,4 @@ def build_term(
     """
     parser = parse_text(text)
     node = parser.parse()
-    return TermBuilder(Names(dict(kinds or {}), set(vectors)), text).build(node)
+    return TermBuilder(Names(dict(kinds or {}), set(vectors)), text).term(node)

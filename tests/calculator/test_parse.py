@@ -30,7 +30,7 @@ sigma = sympy.Symbol("sigma", real=True)
         ("(-x)**2", x**2),
         ("2**3**2", sympy.Integer(512)),
         ("2**-1", sympy.Rational(1, 2)),
-        ("x*x/x", x),
+        ("x*x/2", x**2 / 2),
         ("  1 +  2 * 3 ", sympy.Integer(7)),
         ("sqrt(2)/2", sympy.sqrt(2) / 2),
         ("x**(1/2)", sympy.sqrt(x)),
@@ -144,7 +144,15 @@ def arithmetic(draw: st.DrawFn, depth: int = 3) -> tuple[str, sympy.Expr]:
 @given(arithmetic())
 def test_parser_builds_the_same_value_as_sympy_arithmetic(case: tuple[str, sympy.Expr]) -> None:
     text, value = case
-    assert sympy.cancel(parse_expression(text) - value) == 0
+    refusal = ""
+    try:
+        parsed = parse_expression(text)
+    except InvalidArgument as err:  # a divisor SymPy cancels that may be 0 (x/x at x = 0)
+        refusal = str(err)
+    if refusal:
+        assert "which may be 0 (the term as read cancels it)" in refusal
+    else:
+        assert sympy.cancel(parsed - value) == 0
 
 
 @given(st.fractions(min_value=-(10**6), max_value=10**6, max_denominator=10**6))
