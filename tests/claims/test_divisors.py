@@ -73,7 +73,8 @@ def test_a_claim_sympy_rewrites_under_a_hidden_condition_exits_2_with_one_line(
         ("c*(c-1)/(c-1) = 2", ["c = 2"], "VERIFIED"),  # c has a value: c − 1 = 1
         ("Var(dot(q, k)/sigma) = 1 <=> sigma = sqrt(d_k)", [], "VERIFIED"),
         ("Var(dot(q, k)/c) = 1 <=> c = sqrt(d_k)", [], "VERIFIED"),
-        ("E(X/rho) = E(X)/rho", [], "VERIFIED"),  # the divisor stays: the kernel sees it
+        ("E(X/rho) = E(X)/rho", ["rho > 0"], "VERIFIED"),  # the kernel needs rho ≠ 0
+        ("E(X/rho) = E(X)/rho", [], "UNDECIDED"),  # defined only where rho ≠ 0
         ("[14, 10, 12] / 8 = [7/4, 5/4, 3/2]", [], "VERIFIED"),
         ("log(rounded(2.95)) ≈ 1.08", [], "VERIFIED"),  # a rounded number written > 0
         ("rounded(2.95)/rounded(2.95) ≈ 1", [], "VERIFIED"),

@@ -159,7 +159,9 @@ ACCEPTED = {
     "a root of a declared positive": "theorem t: sqrt(a)**2 = a\nassume: a > 0\n  = a  by ring\n",
     "a root of a square": "theorem t: sqrt(a**2) = sqrt(a**2)\n  = sqrt(a**2)  by ring\n",
     "a softmax weight": "theorem t: p_i*X/p_i = X\n  = X  by ring\n",
-    "a divisor kept": "theorem t: (c - 1)/(c - 1)**2 = 1/(c - 1)\n  = 1/(c - 1)  by ring\n",
+    "a divisor kept, positive": (
+        "theorem t: (c + 1)/(c + 1)**2 = 1/(c + 1)\n  = 1/(c + 1)  by ring\n"
+    ),
     "a root of a variance": "theorem t: sqrt(Var(X))**2 = Var(X)\n  = Var(X)  by ring\n",
 }
 
@@ -203,9 +205,8 @@ def test_a_term_the_proof_reader_accepts_is_undefined_wherever_the_written_one_i
 
 
 #: Divisors the read term keeps, which a kernel rule then drops: the parsers hand them to
-#: the kernel as written (1/a, E(X/(c - 1))), and only the kernel can refuse the step that
-#: loses them. Left to the kernel's divisor check (issue 12); strict, so that the day the
-#: kernel refuses them these fail, and the marker goes.
+#: the kernel as written (1/a, E(X/(c - 1))), and the kernel refuses them: a claim must be
+#: defined wherever the assumptions hold (a ≠ 0 and c ≠ 1 are not assumed).
 DROPPED_BY_A_RULE = {
     "ring expands a·(1/a + 1) to 1 + a": "theorem t: a*(1/a + 1) = 1 + a\n  = 1 + a  by ring\n",
     "expectation_linear pulls c - 1 out and SymPy cancels it": (
@@ -214,7 +215,6 @@ DROPPED_BY_A_RULE = {
 }
 
 
-@pytest.mark.xfail(strict=True, reason="a rule's result drops a divisor: the kernel's to refuse")
 @pytest.mark.parametrize("case", sorted(DROPPED_BY_A_RULE))
 def test_a_step_whose_rule_drops_a_divisor_the_term_keeps_is_not_verified(case: str) -> None:
     try:
