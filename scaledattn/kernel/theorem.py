@@ -375,10 +375,10 @@ def _claim(kind: str, x: Any, ctx: Context, used: set[Assumption]) -> Any:
             if by_own_facts(kind, facts) or form:
                 used.update(by)
                 return True
-        for lam in (v for v in limits if depends_on(term, "", defs, v)):  # for large λ only
-            sign = eventual_sign(term, lam, defs)
-            return not dropped if sign is None else sign in _SIGNS[kind]
-        return False
+        signs = [eventual_sign(term, v, defs) for v in limits if depends_on(term, "", defs, v)]
+        if not signs:  # inside lim over λ, for large λ only (for each λ it depends on)
+            return False
+        return not dropped if None in signs else all(s in _SIGNS[kind] for s in signs)
 
     term = as_term(x)
     bound = (n.variable for n in sympy.preorder_traversal(term) if isinstance(n, Lim))
