@@ -363,7 +363,8 @@ def _claim(kind: str, x: Any, ctx: Context, used: set[Assumption]) -> Any:
     It is defined wherever the assumptions hold: each condition it is real under (a
     divisor ≠ 0) follows from them (those it uses go into ``used``) or from its form.
     Inside lim over λ, one on λ need hold only for large λ: decided from its form
-    P(e^λ)/Q(e^λ) where it has one, else it may only not be dropped by evaluating.
+    P(e^λ)/Q(e^λ); without one (λ enters through a definition), a root's argument that
+    evaluating keeps is taken, a divisor or a logarithm's argument is not.
     """
     if kind == "iff" and isinstance(x, bool):
         return sympy.true if x else sympy.false
@@ -378,7 +379,9 @@ def _claim(kind: str, x: Any, ctx: Context, used: set[Assumption]) -> Any:
         signs = [eventual_sign(term, v, defs) for v in limits if depends_on(term, "", defs, v)]
         if not signs:  # inside lim over λ, for large λ only (for each λ it depends on)
             return False
-        return not dropped if None in signs else all(s in _SIGNS[kind] for s in signs)
+        if None in signs:  # no form P(e^λ)/Q(e^λ): a root's argument, if kept (not 1/g)
+            return kind == "nonnegative" and not dropped
+        return all(s in _SIGNS[kind] for s in signs)
 
     term = as_term(x)
     bound = (n.variable for n in sympy.preorder_traversal(term) if isinstance(n, Lim))

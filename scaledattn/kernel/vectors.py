@@ -321,7 +321,7 @@ def nonnegative(expr: Expr) -> bool:
     """True when expr ≥ 0 follows from its form: variances, deviations, squares, positives."""
     if isinstance(expr, (Var, Std)):
         return expr.args[0].is_real is True
-    if isinstance(expr, E):  # the mean of what is never negative
+    if isinstance(expr, E) or type(expr) is IndexSum:  # a mean or sum of what is never < 0
         return nonnegative(expr.args[0])
     if isinstance(expr, sympy.Add):  # c·E[Y²] − c·E[Y]² is c·Var(Y) ≥ 0 (c > 0)
         rest = list(expr.args)

@@ -23,6 +23,7 @@ from scaledattn.kernel import (
     E,
     Equation,
     Equivalence,
+    IndexSum,
     Lim,
     Moment,
     Positive,
@@ -240,3 +241,23 @@ def test_nonnegative_by_form_knows_variances_means_of_squares_and_jensen() -> No
     assert not nonnegative(E(z**2) / 4 - E(z) ** 2 / 2)
     assert not nonnegative(E(z) ** 2 - E(z**2))
     assert not nonnegative(E(z))
+
+
+def test_inside_a_limit_a_divisor_reached_only_through_a_definition_is_refused() -> None:
+    # g = Σᵢ pᵢ − 1 is 0 for every λ (p = softmax(r), r = s + λe_w): 1/g is never defined,
+    # and no form P(e^λ)/Q(e^λ) shows it; a root of what evaluating keeps is taken.
+    from scaledattn.definitions import Lead
+    from scaledattn.kernel import RealVector, SoftmaxVector
+
+    n, w = dimension("n"), index("w")
+    r, s = RealVector("r", n), RealVector("s", n)
+    p = SoftmaxVector(r, "p")
+    g = IndexSum(p[i], i, n) - 1
+    lead = Lead(r, s, w, lam)
+    divided = Derivation(
+        "g", Equation(Lim(g * (1 / g + 1) - g, lam), 1), (Step("ring", Lim(1, lam)),), (lead,)
+    )
+    assert "is defined only where" in str(audit(divided).errors[0])
+    rooted = Lim(sympy.sqrt(IndexSum(p[i] ** 2, i, n) - 2 * p[w] + 1), lam)
+    kept = Derivation("h", Equation(rooted, rooted), (Step("ring", rooted),), (lead,))
+    assert audit(kept).verified
