@@ -288,6 +288,12 @@ def _rational_limit(f: Expr, lam: Symbol) -> Expr | None:
     return sympy.cancel(value).xreplace(back)  # cancel is total on these terms
 
 
+def converges(f: Expr, lam: Symbol, defs: dict[str, Entries]) -> bool | None:
+    """Whether lim_{λ→∞} f is finite, for f = P(e^λ)/Q(e^λ); None without that form."""
+    form = _rational_form(f, lam) if _admissible(f, lam, defs) else None
+    return None if form is None else form[0].is_zero or form[0].degree() <= form[1].degree()
+
+
 def eventual_sign(f: Expr, lam: Symbol, defs: dict[str, Entries]) -> int | None:
     """The sign (1, 0, −1) f has for every large λ, for f = P(e^λ)/Q(e^λ); else None."""
     form = _rational_form(f, lam) if _admissible(f, lam, defs) else None

@@ -219,31 +219,45 @@ def _plain_function(cls: type) -> bool:
 
 
 #: The conditions under which a term is defined over the reals, and how they print.
-_NEEDS = {"nonzero": "≠ 0", "nonnegative": "≥ 0", "positive": "> 0"}
+_NEEDS = {"nonzero": "≠ 0", "nonnegative": "≥ 0", "positive": "> 0", "convergent": "converges"}
 
 
-def conditions(term: Any) -> set[tuple[str, Expr]]:
-    """Where ``term`` is real: divisors ≠ 0, roots' arguments ≥ 0, logarithms' > 0."""
-    found: set[tuple[str, Expr]] = set()
-    for n in sympy.preorder_traversal(term):
+def conditions(term: Any) -> dict[tuple[str, Expr], frozenset[Symbol]]:
+    """Where ``term`` is defined: divisors ≠ 0, roots ≥ 0, logarithms > 0, limits finite.
+
+    Under a derivative, roots' arguments > 0 and no corner (|x| needs x ≠ 0). Each with
+    the variables of the limits it stands inside (not rebound by a sum inside them):
+    there it need hold only for large λ. One found in two places keeps the fewer.
+    """
+    found: dict[tuple[str, Expr], frozenset[Symbol]] = {}
+    stack: list[tuple[Any, frozenset[Symbol], bool]] = [(term, frozenset(), False)]
+    while stack:
+        n, limits, smooth = stack.pop()  # smooth: inside a derivative
+        if isinstance(n, Binder):  # a limit adds its variable; a sum's index hides one
+            bound = set(n.bound)
+            limits = limits | bound if getattr(n, "is_limit", False) else limits - bound
+        smooth = smooth or getattr(n, "is_derivative", False)
+        condition = None
         if isinstance(n, sympy.log):
-            found.add(("positive", _rebuild(n.args[0])))
+            condition = ("positive", _rebuild(n.args[0]))
         elif isinstance(n, sympy.Pow) and not (n.exp.is_integer and n.exp.is_nonnegative):
-            kind = (
-                "nonzero"
-                if n.exp.is_integer
-                else "nonnegative"
-                if n.exp.is_positive
-                else "positive"
-            )
-            found.add((kind, _rebuild(n.base)))
+            root = "positive" if smooth else "nonnegative"  # √x has no derivative at 0
+            kind = "nonzero" if n.exp.is_integer else root if n.exp.is_positive else "positive"
+            condition = (kind, _rebuild(n.base))
+        elif smooth and isinstance(n, (sympy.Abs, sympy.Max, sympy.Min)):  # corners
+            condition = ("nonzero", _rebuild(n.args[0] - sum(n.args[1:])))
+        elif getattr(n, "is_limit", False):
+            condition = ("convergent", _rebuild(n))
+        if condition is not None:
+            found[condition] = found.get(condition, limits) & limits
+        stack.extend((a, limits, smooth) for a in getattr(n, "args", ()))
     return found
 
 
 def _sufficient(kind: str, base: Expr) -> list[tuple[str, Expr]]:
     """Conditions that together give ``base`` ``kind``: 2c ≠ 0 from c ≠ 0, c²V ≥ 0 from V ≥ 0."""
     coeff, rest = base.as_coeff_Mul()
-    if coeff == 0 or (kind != "nonzero" and coeff.is_negative):
+    if coeff == 0 or (kind != "nonzero" and coeff.is_negative) or kind == "convergent":
         return [(kind, base)]
     found = []
     for f in Mul.make_args(rest):
@@ -255,21 +269,21 @@ def _sufficient(kind: str, base: Expr) -> list[tuple[str, Expr]]:
     return found
 
 
-def by_own_facts(kind: str, term: Expr, dropped: bool = True) -> bool:
+def by_own_facts(kind: str, term: Expr, dropped: bool = True, limits: Any = ()) -> bool:
     """Whether ``term`` is ``kind`` (nonzero, nonnegative, positive) by its symbols' facts."""
-    return getattr(term, f"is_{kind}") is True
+    return getattr(term, f"is_{kind}", None) is True
 
 
 def unclaimable(
-    term: sympy.Basic, holds: Callable[[str, Expr, bool], bool] = by_own_facts, total: bool = False
+    term: sympy.Basic, holds: Callable[..., bool] = by_own_facts, total: bool = False
 ) -> str | None:
     """Why a claim's, statement's or assumption's term may not be one, or None.
 
     Evaluated, each of its parts must still be in the language (1/0 in 1/(1/0) is
     not), and it may hold no Dummy free: Dummies are the kernel's bound and fresh
     names, which a free one would capture. The conditions it is real under must hold
-    (``holds(kind, base, dropped)``): all of them when ``total``, else those evaluating
-    drops (x/x is 1 only where x ≠ 0).
+    (``holds(kind, base, dropped, limits)``): all of them when ``total``, else those
+    evaluating drops (x/x is 1 only where x ≠ 0).
     """
     found: list[str | None] = [None]
 
@@ -284,16 +298,12 @@ def unclaimable(
 
     with evaluate(True):
         evaluated = evaluate_part(term)
-        kept = conditions(evaluated)
-        kept |= {(k, b) for p, b in kept if p == "positive" for k in _NEEDS}
-        needed = sorted(conditions(term) | kept if total else conditions(term) - kept, key=str)
-        lost = [
-            c
-            for c in needed
-            if not all(
-                (n in kept and not total) or holds(*n, c not in kept) for n in _sufficient(*c)
-            )
-        ]
+        written, made = conditions(term), conditions(evaluated)
+        where = {**made, **written}
+        kept = set(made) | {(k, b) for p, b in made if p == "positive" for k in _NEEDS}
+        needed = sorted(set(written) | set(made) if total else set(written) - kept, key=str)
+        met = [(n in kept and not total, n, c) for c in needed for n in _sufficient(*c)]
+        lost = [(k, b) for ok, (k, b), c in met if not (ok or holds(k, b, c not in kept, where[c]))]
     why = found[0] or _refused(evaluated)
     if why is None and any(isinstance(s, sympy.Dummy) for s in evaluated.free_symbols):
         why = f"{evaluated} holds a name the kernel keeps for bound indices (a Dummy)"

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 import sympy
-from sympy import Expr
+from sympy import Expr, Symbol
 from sympy.core.function import AppliedUndef
 from sympy.core.parameters import evaluate
 from sympy.logic.boolalg import Boolean
@@ -37,7 +37,7 @@ from scaledattn.errors import (
 )
 from scaledattn.kernel.assumptions import Assumption, Context, reached, sign_facts, terms_of
 from scaledattn.kernel.binders import Scope, arg_scopes
-from scaledattn.kernel.calculus import eventual_sign
+from scaledattn.kernel.calculus import converges, eventual_sign
 from scaledattn.kernel.expr import as_term, by_own_facts, normal_form, rebuild, same, unclaimable
 from scaledattn.kernel.rules import RULES, Rule, count_terms, is_registered, prop_key
 from scaledattn.kernel.vectors import (
@@ -353,6 +353,13 @@ def _entry_of(definition: Any) -> Any:
     return Entry(definition.name, definition.index, definition.dim)
 
 
+def _bare(term: Any, lam: Symbol) -> bool:
+    """Whether ``lam`` occurs in ``term`` outside every exponential."""
+    if term == lam:
+        return True
+    return not isinstance(term, sympy.exp) and any(_bare(a, lam) for a in term.args)
+
+
 #: The signs a term may have for large λ, for each condition.
 _SIGNS = {"nonzero": (1, -1), "positive": (1,), "nonnegative": (0, 1)}
 
@@ -369,7 +376,11 @@ def _claim(kind: str, x: Any, ctx: Context, used: set[Assumption]) -> Any:
     if kind == "iff" and isinstance(x, bool):
         return sympy.true if x else sympy.false
 
-    def holds(kind: str, term: Expr, dropped: bool) -> bool:
+    def holds(kind: str, term: Expr, dropped: bool, limits: frozenset[Symbol]) -> bool:
+        if kind == "convergent":  # lim e^λ is no number; without a form, if it is kept
+            f, lam = term.args
+            found = converges(f, lam, defs)
+            return not dropped if found is None else found
         counted = count_terms.apply(term, ctx)[0]  # Σᵢ 16 − (Σᵢ 0)² is 16n
         for facts, by in (sign_facts(term, ctx), sign_facts(sympy.expand(counted), ctx)):
             form = nonnegative(facts) if kind == "nonnegative" else positive(facts)
@@ -379,13 +390,14 @@ def _claim(kind: str, x: Any, ctx: Context, used: set[Assumption]) -> Any:
         signs = [eventual_sign(term, v, defs) for v in limits if depends_on(term, "", defs, v)]
         if not signs:  # inside lim over λ, for large λ only (for each λ it depends on)
             return False
-        if None in signs:  # no form P(e^λ)/Q(e^λ): a root's argument, if kept (not 1/g)
-            return kind == "nonnegative" and not dropped
+        if None in signs:  # no form P(e^λ)/Q(e^λ): a root's argument evaluating keeps, if
+            # only where λ enters through exponentials (e^{λδₜw}) and definitions (r = s +
+            # λe_w), never bare (√(1 − λ) is undefined for every λ > 1)
+            bare = any(_bare(term, v) for v in limits)
+            return kind == "nonnegative" and not dropped and not bare
         return all(s in _SIGNS[kind] for s in signs)
 
     term = as_term(x)
-    bound = (n.variable for n in sympy.preorder_traversal(term) if isinstance(n, Lim))
-    limits = set(bound) - term.free_symbols  # a free c is not the c of lim over c
     defs = definitions(ctx)
     why = unclaimable(term, holds, total=True) if isinstance(term, sympy.Basic) else None
     if why is not None:

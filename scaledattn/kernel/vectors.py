@@ -140,6 +140,7 @@ class Deriv(OpaqueTerm):
     """The partial derivative ∂f/∂x of f with respect to one entry x = sₘ, kept unevaluated."""
 
     is_commutative = True
+    is_derivative = True  # inside, √x needs x > 0 and |x| needs x ≠ 0 (``conditions``)
 
     def __new__(cls, f: Any, x: Any) -> Deriv:
         if not isinstance(x, Entry):

@@ -800,7 +800,7 @@ WRONG: list[Wrong] = [
         "saturation_limits",
         lambda: one(C.limit_at_infinity, Lim(exp(2 * lam) / (1 + exp(lam)), lam), S.Zero),
         1,
-        StepMismatch,
+        IllFormed,
     ),
     Wrong(
         "a limit whose denominator's leading coefficient could be 0",

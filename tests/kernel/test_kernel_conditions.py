@@ -126,9 +126,9 @@ def test_an_assumption_holds_its_value_evaluated() -> None:
 def test_conditions_name_each_divisor_root_and_logarithm() -> None:
     term = _written(lambda: sympy.log(c) + sympy.sqrt(c + 1) + 1 / (c - 2) + c ** Rational(-1, 2))
     assert conditions(term) == {
-        ("positive", c),
-        ("nonnegative", c + 1),
-        ("nonzero", c - 2),
+        ("positive", c): frozenset(),
+        ("nonnegative", c + 1): frozenset(),
+        ("nonzero", c - 2): frozenset(),
     }
     assert unclaimable(term) is None  # nothing is dropped: the term keeps what it needs
 
@@ -261,3 +261,54 @@ def test_inside_a_limit_a_divisor_reached_only_through_a_definition_is_refused()
     rooted = Lim(sympy.sqrt(IndexSum(p[i] ** 2, i, n) - 2 * p[w] + 1), lam)
     kept = Derivation("h", Equation(rooted, rooted), (Step("ring", rooted),), (lead,))
     assert audit(kept).verified
+
+
+# -------------------------------------------- what a ninth hostile review found (k10)
+# Terms undefined over the reals that were certified: a condition taken "for large λ"
+# because a sum's index was named like a limit's variable, or because the base was the
+# limit itself; a root of a bare λ; a limit that does not exist; a derivative at a corner.
+
+lam_n = Symbol("λ", integer=True, positive=True)  # a limit over a sequence
+
+
+def _both(lhs: Any, rhs: Any, rule: str) -> Any:
+    return audit(Derivation("k10", Equation(lhs, rhs), (Step(rule, rhs),)))
+
+
+K10: dict[str, Any] = {
+    "a sum over λ beside lim over λ": lambda: _both(
+        IndexSum(sympy.sqrt(sympy.exp(lam_n) - sympy.E - 1), lam_n, 1) ** 2
+        + Lim(sympy.exp(-lam_n), lam_n),
+        -1 + Lim(sympy.exp(-lam_n), lam_n),
+        "sum_unroll",
+    ),
+    "√ of a limit of −1": lambda: _both(
+        sympy.sqrt(Lim(sympy.exp(-lam) - 1, lam)) * sympy.sqrt(Lim(sympy.exp(-2 * lam) - 1, lam)),
+        -1,
+        "limit_at_infinity",
+    ),
+    "lim √(1 − λ)": lambda: _both(
+        Lim(sympy.sqrt(1 - lam), lam), Lim(sympy.sqrt(1 - lam), lam), "ring"
+    ),
+    "lim e^λ · lim e^{−λ} = 0": lambda: _both(
+        Lim(sympy.exp(lam), lam) * Lim(sympy.exp(-lam), lam), 0, "limit_at_infinity"
+    ),
+}
+
+
+@pytest.mark.parametrize("name", K10, ids=str)
+def test_a_term_undefined_over_the_reals_is_refused(name: str) -> None:
+    result = K10[name]()
+    assert not result.verified
+    assert "is defined only where" in str(result.errors[0])
+
+
+def test_a_derivative_needs_a_smooth_function() -> None:
+    from scaledattn.kernel import Deriv, RealVector
+
+    s = RealVector("s", dimension("n"))
+    lhs = Deriv(sympy.Abs(s[i]) + s[i], s[i])
+    result = _both(lhs, Deriv(sympy.Abs(s[i]), s[i]) + 1, "deriv_linear")
+    assert "defined only where s_i ≠ 0" in str(result.errors[0])
+    root = Deriv(sympy.sqrt(s[i] ** 2 + 1), s[i])  # √ of what is > 0: smooth
+    assert _both(root, root, "ring").verified
