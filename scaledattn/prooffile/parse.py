@@ -44,6 +44,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import sympy
 from sympy import Eq, Expr, Or, S, Symbol
 
 from scaledattn.calculator.parse import Node, Parser, quote
@@ -67,6 +68,7 @@ from scaledattn.kernel import (
     RealVector,
 )
 from scaledattn.kernel.expr import Cov, E, Var
+from scaledattn.prooffile.caps import MAX_DIMENSION, MAX_FILE_EXPANSION, bounded, expanded_size
 from scaledattn.prooffile.terms import KINDS, Names, TermBuilder, parse_text, split_name
 
 __all__ = [
@@ -198,7 +200,12 @@ class _Reader:
         return self.build(parser, node)
 
     def build(self, parser: Parser, node: Node) -> Expr:
-        return self.guard(parser, lambda: TermBuilder(self.names, self.text).build(node))
+        value: Expr = self.guard(parser, lambda: TermBuilder(self.names, self.text).build(node))
+        try:
+            bounded(value)  # huge numbers, dimensions, exp(…) and expansions refused here
+        except InvalidArgument as err:
+            raise self.error(str(err), node.position) from None
+        return value
 
     def end(self, parser: Parser) -> None:
         self.guard(parser, parser.expect_end)
@@ -295,6 +302,8 @@ def _assumption(block: TheoremBlock, names: Names, text: str, line: int, column:
         low = reader.build(parser, left_node)
         if low != 1 or not isinstance(index, Symbol):
             raise reader.error("an index range is written 1 <= m <= n")
+        if upper.is_Integer and upper > MAX_DIMENSION:
+            raise reader.error(f"an index range's bound is at most {MAX_DIMENSION}")
         block.assumptions.append(reader.guard(parser, lambda: IndexRange(index, upper)))
         return
     if relation in ("!=", ">"):
@@ -494,7 +503,42 @@ def parse_document(
             raise t.unread
         if t.start is None and not t.steps:
             raise ProofFileError(f"theorem {t.name} has no steps", t.line, 1)
+    _within_budget(theorems)
     return Document(theorems)
+
+
+def _within_budget(theorems: Sequence[TheoremBlock]) -> None:
+    """ProofFileError at the first line where the file's terms together expand too far.
+
+    Each term is bounded when read (:func:`~scaledattn.prooffile.caps.bounded`); many
+    large terms together are bounded here, by :data:`~scaledattn.prooffile.caps.MAX_FILE_EXPANSION`.
+    """
+    total = 0
+    for t in theorems:
+        statement = t.statement
+        written: list[tuple[int, list[Any]]] = [(t.line, [statement.lhs, statement.rhs])]
+        written.append((t.line, [term for a in t.assumptions for term in _terms(a)]))
+        if t.start is not None:
+            written.append((t.start_line, [t.start]))
+        written += [(s.line, [s.claim]) for s in t.steps]
+        for line, terms in written:
+            total += sum(expanded_size(term, MAX_FILE_EXPANSION) for term in terms)
+            if total > MAX_FILE_EXPANSION:
+                raise ProofFileError(
+                    f"the file's terms are too large together: they expand to more than"
+                    f" {MAX_FILE_EXPANSION} monomials (split the file)",
+                    line,
+                    1,
+                )
+
+
+def _terms(assumption: Assumption) -> list[Any]:
+    """The SymPy terms an assumption holds (its dataclass fields)."""
+    found: list[Any] = []
+    for value in vars(assumption).values():
+        items = value if isinstance(value, (tuple, frozenset)) else (value,)
+        found += [v for v in items if isinstance(v, sympy.Basic)]
+    return found
 
 
 def _theorem(text: str, line: int, column: int, earlier: Sequence[TheoremBlock]) -> TheoremBlock:

@@ -70,6 +70,8 @@ def _step_lines(s: StepVerdict) -> list[str]:
             f"      a model where the two sides differ: {fb.model.model}:"
             f" the previous expression is {fb.model.left}, the claim {fb.model.right}"
         )
+    elif fb.no_model:
+        lines.append(f"      {fb.no_model}")
     if fb.cause:
         lines.append(f"      likely cause: {fb.cause}")
     return lines

@@ -60,6 +60,7 @@ from scaledattn.kernel import (
 from scaledattn.kernel.expr import MOMENT_OPERATORS, as_term, normal_form, rebuild
 from scaledattn.kernel.rules import is_registered
 from scaledattn.kernel.theorem import check_step
+from scaledattn.prooffile.caps import MAX_EXPANSION, expanded_size
 
 __all__ = ["MAX_CHAIN", "MAX_CHECKS", "SECONDS", "Justification", "Search", "chain_of"]
 
@@ -180,6 +181,8 @@ class Search:
             value = rule.apply(term, self.derivation.context)[0]
         except Exception:  # the kernel's check refuses such a term
             value = _FAILED
+        if value is not _FAILED and expanded_size(value) > MAX_EXPANSION:
+            value = _FAILED  # comparing it would expand it: no candidate (caps.py)
         self._applied[at] = value
         return value
 
