@@ -138,6 +138,9 @@ class Document:
 
     theorems: list[TheoremBlock]
     blocks: int = 0
+    #: A JSON certificate's headers (the objects that hold a ``certificate``), each with
+    #: the line of its ``theorem`` field: compared with what is checked (header.py).
+    headers: list[tuple[dict[str, Any], int]] = field(default_factory=list)
 
 
 def read_bytes(data: bytes) -> str:
