@@ -350,7 +350,10 @@ class Search:
         """The rule whose result is closest to the claim (for the feedback on a wrong step)."""
         best: tuple[int, StepResult] | None = None
         target = key(claim)
+        deadline = time.monotonic() + self.seconds
         for rule in self.candidates(prev, claim)[1:]:
+            if time.monotonic() > deadline:  # the closest found so far (feedback only)
+                break
             derived = self.derived(prev, rule, number)
             if derived is None or key(derived) == key(prev):
                 continue
