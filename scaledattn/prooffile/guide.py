@@ -80,18 +80,23 @@ assume: ASSUMPTION            (any number of lines; optional)
   its rule. Only the kernel decides: the search proposes
   steps, the kernel checks every one, and the theorem is the kernel's audit of the
   whole chain with the found steps written in.
-- Limits, so that every check answers in seconds (a file beyond one is malformed: exit 2,
-  one line naming what is too large and the limit): a number has at most {bits} bits
-  (about 308 digits; a power of a number has an exponent of at most 64); a written dimension or index (`sum(…, i, 1, N)`,
-  `dot(q, k, N)`, `entry(s, i, N)`, `softmax(s, i, N)`, `1 <= m <= N`, `q_N`) is at most
-  {dimension} (`d_k` and `n` stay symbolic); the numbers inside `exp(…)` are at most
-  {exp_number} (SymPy factors exp(N) as a polynomial of degree N in e); a term expands to
-  at most {expansion} monomials, a sum of at most {unroll} terms counted unrolled (as
-  `sum_unroll` may unroll it: `E(dot(q, k, 64)**2)` reads, `E(dot(q, k, 64)**8)` does
-  not), and a whole file's terms to at most {file_expansion}. A rejected step whose
-  dimension is above {model} gets no model (one draws every component): the report says
-  so. Otherwise at most {theorems} theorems of at most {steps} steps, {length} characters a
-  step, {max_bytes} bytes a file.
+- Limits, so that every check answers in seconds (a file beyond one is malformed:
+  exit 2, one line naming what is too large and the limit):
+  - a number has at most {bits} bits (about 308 digits; a power of a number has an
+    exponent of at most 64);
+  - a written dimension or index (`sum(…, i, 1, N)`, `dot(q, k, N)`, `entry(s, i, N)`,
+    `softmax(s, i, N)`, `1 <= m <= N`, `q_N`) is at most {dimension}; `d_k` and `n`
+    stay symbolic;
+  - the numbers inside `exp(…)` are at most {exp_number} (SymPy factors exp(N) as a
+    polynomial of degree N in e);
+  - a term expands to at most {expansion} monomials, a sum of at most {unroll} terms
+    counted unrolled, as `sum_unroll` may unroll it (`E(dot(q, k, 64)**2)` reads,
+    `E(dot(q, k, 64)**8)` does not); a whole file's terms to at most {file_expansion};
+  - at most {theorems} theorems of at most {steps} steps, {length} characters a step,
+    {max_bytes} bytes a file.
+
+  A rejected step with a dimension above {model} gets no model (a model draws every
+  component), and the report says so.
 - A rejected step (✗) shows what the rule gives (for a step without `by`, the rule that
   comes closest), the difference, what both sides come to, a concrete model where the
   two sides are different numbers (laws for the random variables that satisfy every
