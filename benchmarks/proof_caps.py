@@ -7,8 +7,8 @@ dot(q, k, 10**6), exp(10**10); and more of the same family) to a temporary folde
 runs ``scaledattn check-proof`` on it in a new process under ``timeout``, and prints
 its exit code, the CPU time (user + system, of the process and its children) and the
 wall time, and the last line it printed. ``--source DIR`` runs the package found in
-DIR instead (``PYTHONPATH=DIR python -m scaledattn``: a checkout of an older commit,
-for the figures before a change). The aim is an answer within about 2 s of CPU each;
+DIR instead (``python -m scaledattn`` in DIR: a checkout of an older commit, for the
+figures before a change). The aim is an answer within about 2 s of CPU each;
 it is measured here, never asserted in a test.
 """
 
@@ -79,7 +79,9 @@ def run(path: Path, timeout: float, source: str | None) -> tuple[int, float, flo
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     try:
-        done = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=timeout)
+        done = subprocess.run(
+            argv, env=env, cwd=source, capture_output=True, text=True, timeout=timeout
+        )
         code, out = done.returncode, (done.stdout + done.stderr).strip()
     except subprocess.TimeoutExpired:
         code, out = 124, f"(no answer in {timeout:g} s)"
