@@ -46,7 +46,7 @@ from scaledattn.prooffile.feedback import Feedback, feedback
 from scaledattn.prooffile.library import LEMMAS
 from scaledattn.prooffile.library import NAMES as LEMMA_NAMES
 from scaledattn.prooffile.parse import Document, TheoremBlock
-from scaledattn.prooffile.search import Justification, Search
+from scaledattn.prooffile.search import MAX_CHECKS, Justification, Search
 from scaledattn.registry import all_derivations
 from scaledattn.render.display import assumption_text, carried_assumptions
 
@@ -57,6 +57,16 @@ __all__ = [
     "check_document",
     "is_known_rule",
 ]
+
+
+#: The searches of one file make at most this many kernel checks together (ten steps'
+#: worth of the search's own budget, MAX_CHECKS); a step without ``by`` after that is
+#: not searched, and says so. A bound that does not depend on the machine's speed.
+MAX_FILE_CHECKS = 10 * MAX_CHECKS
+SKIPPED = (
+    f"not searched: this file's searches have made their {MAX_FILE_CHECKS} kernel checks;"
+    " name the step's rule with by"
+)
 
 
 @dataclass(frozen=True)
@@ -255,6 +265,8 @@ class Checker:
     seconds: float = 3.0
     theorems: dict[str, Theorem] = field(default_factory=dict)
     bare: bool = False
+    #: Kernel checks the searches of this file have made (see MAX_FILE_CHECKS).
+    searched: int = 0
 
     def citable(self, name: str) -> Citable:
         """The file's proved theorems, the lemmas, the built-in ones; never ``name`` itself."""
@@ -336,6 +348,27 @@ class Checker:
         return verdict
 
     def _search(
+        self,
+        number: int,
+        written: Any,
+        prev: Any,
+        skeleton: Derivation,
+        theorems: Mapping[str, Theorem],
+        search: Search,
+    ) -> StepVerdict:
+        claim = written.claim
+        if self.searched >= MAX_FILE_CHECKS:  # the file's searches have spent their budget
+            return StepVerdict(
+                number, written.line, None, claim, "unproved",
+                feedback=Feedback("", "", "", None, "", "", skipped=SKIPPED),
+            )  # fmt: skip
+        before = search.checks
+        try:
+            return self._searched(number, written, prev, skeleton, theorems, search)
+        finally:
+            self.searched += search.checks - before
+
+    def _searched(
         self,
         number: int,
         written: Any,

@@ -74,6 +74,8 @@ class Feedback:
     values: str = ""
     #: Why no model was searched for (a dimension above the search's bound), if so.
     no_model: str = ""
+    #: Why the step was not searched at all (the file's search budget spent), if so.
+    skipped: str = ""
 
     def as_json(self) -> dict[str, Any]:
         """A JSON-ready dict."""
@@ -85,6 +87,7 @@ class Feedback:
             "likely_cause": self.cause,
             "values": self.values,
             **({"no_model": self.no_model} if self.no_model else {}),
+            **({"not_searched": self.skipped} if self.skipped else {}),
         }
 
 

@@ -50,6 +50,8 @@ def _step_lines(s: StepVerdict) -> list[str]:
     fb = s.feedback
     assert fb is not None
     named = f"by {s.written_rule}" if s.written_rule else "no rule or short chain justifies it"
+    if fb.skipped:
+        return [f"{head}  {fb.skipped}"]
     if s.status == "unproved":
         lines = [
             f"{head}  not proved: no rule or chain of rules found, and no model tried tells"

@@ -135,6 +135,11 @@ class Search:
     _applied: dict[tuple[Any, str], Any] = field(default_factory=dict, init=False, repr=False)
     _parts: dict[Any, frozenset[Any] | None] = field(default_factory=dict, init=False, repr=False)
 
+    @property
+    def checks(self) -> int:
+        """The kernel checks this search has made (or counted as made) so far."""
+        return self._checks
+
     # ---------------------------------------------------------- candidates
     def candidates(self, prev: Any, claim: Any) -> list[Any]:
         """``ring``, every rule, then the theorems whose left side's head occurs here."""

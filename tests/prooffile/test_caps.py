@@ -17,6 +17,7 @@ from scaledattn.cli import main
 from scaledattn.errors import ProofFileError
 from scaledattn.kernel import RULES, Derivation, E, Equation, IndexSum
 from scaledattn.kernel.expr import Component, VectorLabel
+from scaledattn.prooffile import check
 from scaledattn.prooffile.caps import (
     MAX_BITS,
     MAX_DIMENSION,
@@ -163,3 +164,20 @@ def test_the_search_proposes_no_rule_result_that_would_expand_too_far() -> None:
     search = Search(Derivation("t", Equation(big, big), ()), {})
     assert search.applied(big, RULES["sum_unroll"]) is _FAILED
     assert search.applied(small, RULES["sum_unroll"]) is not _FAILED
+
+
+def test_steps_past_the_files_search_budget_are_not_searched_and_say_so(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # 400 steps each searched took minutes: the file's searches share one budget of
+    # kernel checks (here 1, so that only the first step is searched)
+    monkeypatch.setattr(check, "MAX_FILE_CHECKS", 1)
+    text = "theorem t: Var(2*X) = 4*Var(X)\n  = 2**2*Var(X)\n  = 4*Var(X)\n"
+    verdict = check_text(text).verdicts[0]
+    first, second = verdict.steps
+    assert first.status == "verified"
+    assert second.status == "unproved"
+    assert second.feedback is not None
+    assert second.feedback.skipped == check.SKIPPED
+    assert "name the step's rule with by" in check_text(text).text()
+    assert not verdict.verified
