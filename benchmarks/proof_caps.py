@@ -61,6 +61,15 @@ FILES: dict[str, str] = {
     "200_wrong_theorems": "".join(
         f"theorem t{n}: Var(X) = 2\n  Var(X)\n  = 2\n" for n in range(200)
     ),
+    "40000_assumptions": "theorem t: X = X\n"
+    + "".join(f"assume: c{n} > 0\n" for n in range(40000))
+    + "  X\n  = X\n",
+    "20000_moment_lines": "theorem t: Var(X) = 1\n"
+    + "".join(f"assume: E(X**2) = {n}\n" for n in range(20000))
+    + "  Var(X)\n  = 1\n",
+    "400_searched_steps": "theorem t: Var(dot(q, k, 2)) = 2\n  Var(dot(q, k, 2))\n"
+    + "  = Var(q_1*k_1 + q_2*k_2)\n  = Var(dot(q, k, 2))\n" * 199
+    + "  = 2\n",
     "60000_assumptions": "theorem t: X = X\n"
     + "".join(f"assume: c{n} > 0\n" for n in range(60000))
     + "  X\n  = X\n",

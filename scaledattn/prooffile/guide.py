@@ -12,9 +12,16 @@ from functools import cache
 from scaledattn.derive import audit_of
 from scaledattn.kernel.rules import MAX_UNROLL
 from scaledattn.prooffile import caps
+from scaledattn.prooffile.check import MAX_FILE_CHECKS
 from scaledattn.prooffile.files import CheckedFile, check_text
 from scaledattn.prooffile.lessons import EXERCISES, MISTAKES
-from scaledattn.prooffile.parse import MAX_BYTES, MAX_CHAIN_LINE, MAX_STEPS, MAX_THEOREMS
+from scaledattn.prooffile.parse import (
+    MAX_ASSUMPTIONS,
+    MAX_BYTES,
+    MAX_CHAIN_LINE,
+    MAX_STEPS,
+    MAX_THEOREMS,
+)
 from scaledattn.registry import find_derivation
 from scaledattn.render.proof import proof_document
 
@@ -92,8 +99,10 @@ assume: ASSUMPTION            (any number of lines; optional)
   - a term expands to at most {expansion} monomials, a sum of at most {unroll} terms
     counted unrolled, as `sum_unroll` may unroll it (`E(dot(q, k, 64)**2)` reads,
     `E(dot(q, k, 64)**8)` does not); a whole file's terms to at most {file_expansion};
-  - at most {theorems} theorems of at most {steps} steps, {length} characters a step,
-    {max_bytes} bytes a file.
+  - at most {theorems} theorems of at most {steps} steps and {assumptions} `assume:` lines,
+    {length} characters a step, {max_bytes} bytes a file; the searches of one file make
+    at most {file_checks} kernel checks together, and a step without `by` past that is
+    not searched (the report says so).
 
   A rejected step with a dimension above {model} gets no model (a model draws every
   component), and the report says so.
@@ -169,6 +178,8 @@ def _intro() -> str:
         model=caps.MAX_MODEL_DIMENSION,
         theorems=MAX_THEOREMS,
         steps=MAX_STEPS,
+        assumptions=MAX_ASSUMPTIONS,
+        file_checks=MAX_FILE_CHECKS,
         length=MAX_CHAIN_LINE,
         max_bytes=MAX_BYTES,
     )

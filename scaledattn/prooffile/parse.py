@@ -72,6 +72,7 @@ from scaledattn.prooffile.caps import MAX_DIMENSION, MAX_FILE_EXPANSION, bounded
 from scaledattn.prooffile.terms import KINDS, Names, TermBuilder, parse_text, split_name
 
 __all__ = [
+    "MAX_ASSUMPTIONS",
     "MAX_BYTES",
     "Document",
     "StepLine",
@@ -85,6 +86,8 @@ MAX_BYTES = 1_000_000
 #: At most this many theorems, and steps in one theorem.
 MAX_THEOREMS = 200
 MAX_STEPS = 400
+#: At most this many ``assume:`` lines in one theorem (40000 took minutes to check).
+MAX_ASSUMPTIONS = 100
 
 _THEOREM = re.compile(r"theorem\b\s*(?P<name>[^:\s]*)\s*(?P<colon>:?)")
 _ASSUME = re.compile(r"assume\s*:")
@@ -442,6 +445,7 @@ def parse_document(
     current: TheoremBlock | None = None
     last = first_line
     pending: _Pending | None = None
+    assumed = 0  # assume: lines of the current theorem
 
     def flush() -> None:
         nonlocal pending
@@ -465,6 +469,7 @@ def parse_document(
             if current is not None and current.unread is not None:
                 raise current.unread
             current, names = _theorem(stripped, line.number, column, theorems), Names()
+            assumed = 0
             current.block = block
             theorems.append(current)
             if len(theorems) > MAX_THEOREMS:
@@ -484,6 +489,11 @@ def parse_document(
             lead = len(body) - len(body.lstrip())
             if not body.strip():
                 raise ProofFileError("empty assume: line", line.number, column)
+            assumed += 1
+            if assumed > MAX_ASSUMPTIONS:
+                raise ProofFileError(
+                    f"more than {MAX_ASSUMPTIONS} assume: lines in one theorem", line.number, column
+                )
             _assumption(
                 current, names, body.strip(), line.number, column + len(stripped) - len(body) + lead
             )

@@ -28,7 +28,7 @@ from scaledattn.prooffile.caps import (
     expanded_size,
 )
 from scaledattn.prooffile.files import check_text
-from scaledattn.prooffile.parse import parse_document
+from scaledattn.prooffile.parse import MAX_ASSUMPTIONS, parse_document
 from scaledattn.prooffile.search import _FAILED, Search
 
 
@@ -181,3 +181,10 @@ def test_steps_past_the_files_search_budget_are_not_searched_and_say_so(
     assert second.feedback.skipped == check.SKIPPED
     assert "name the step's rule with by" in check_text(text).text()
     assert not verdict.verified
+
+
+def test_a_theorem_with_too_many_assumptions_is_refused_at_the_line_past_the_limit() -> None:
+    lines = "".join(f"assume: c{n} > 0\n" for n in range(MAX_ASSUMPTIONS + 1))
+    with pytest.raises(ProofFileError, match=f"more than {MAX_ASSUMPTIONS} assume: lines") as err:
+        parse_document(f"theorem t: X = X\n{lines}  = X\n")
+    assert err.value.line == MAX_ASSUMPTIONS + 2
