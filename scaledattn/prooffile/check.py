@@ -59,10 +59,10 @@ __all__ = [
 ]
 
 
-#: The searches of one file make at most this many kernel checks together (ten steps'
+#: The searches of one file make at most this many kernel checks together (five steps'
 #: worth of the search's own budget, MAX_CHECKS); a step without ``by`` after that is
 #: not searched, and says so. A bound that does not depend on the machine's speed.
-MAX_FILE_CHECKS = 10 * MAX_CHECKS
+MAX_FILE_CHECKS = 5 * MAX_CHECKS
 SKIPPED = (
     f"not searched: this file's searches have made their {MAX_FILE_CHECKS} kernel checks;"
     " name the step's rule with by"
