@@ -5,7 +5,9 @@ leave unsaid), then each step in turn, from the previous *written* expression:
 
 - with ``by RULE``: the kernel's step check, nothing else;
 - without: the search of :mod:`scaledattn.prooffile.search` proposes a rule, a short
-  chain, or a longer chain (a gap), and the kernel checks each of its steps.
+  chain, or a longer chain (a gap), and the kernel checks each of its steps; the
+  searches of one file share a budget of :data:`MAX_FILE_CHECKS` kernel checks, and a
+  step past it is not searched (it says so).
 
 The theorem is proved only by the kernel's ``audit`` of the whole chain with the
 found steps written in; a proved theorem may be cited (``by NAME``) by later ones.

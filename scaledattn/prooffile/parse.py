@@ -25,8 +25,10 @@ A proof file holds one or more theorems::
   each with an optional ``by RULE_OR_THEOREM`` at its end. A line that starts with
   ``+``, ``-``, ``*`` or ``/`` continues the step above it.
 
-Everything is read by the bounded parser of :mod:`scaledattn.prooffile.terms`; any
-problem is a :class:`ProofFileError` naming the line and column.
+Everything is read by the bounded parser of :mod:`scaledattn.prooffile.terms`, and
+every term is held to the bounds of :mod:`scaledattn.prooffile.caps` (numbers,
+dimensions, ``exp``, expansions; at most :data:`MAX_ASSUMPTIONS` ``assume:`` lines a
+theorem); any problem is a :class:`ProofFileError` naming the line and column.
 
 Examples
 --------
