@@ -5,7 +5,9 @@ leave unsaid), then each step in turn, from the previous *written* expression:
 
 - with ``by RULE``: the kernel's step check, nothing else;
 - without: the search of :mod:`scaledattn.prooffile.search` proposes a rule, a short
-  chain, or a longer chain (a gap), and the kernel checks each of its steps.
+  chain, or a longer chain (a gap), and the kernel checks each of its steps; the
+  searches of one file share a budget of :data:`MAX_FILE_CHECKS` kernel checks, and a
+  step past it is not searched (it says so).
 
 The theorem is proved only by the kernel's ``audit`` of the whole chain with the
 found steps written in; a proved theorem may be cited (``by NAME``) by later ones.
@@ -49,7 +51,7 @@ from scaledattn.prooffile.feedback import Feedback, feedback
 from scaledattn.prooffile.library import LEMMAS
 from scaledattn.prooffile.library import NAMES as LEMMA_NAMES
 from scaledattn.prooffile.parse import Document, TheoremBlock
-from scaledattn.prooffile.search import Justification, Search
+from scaledattn.prooffile.search import MAX_CHECKS, Justification, Search
 from scaledattn.registry import all_derivations
 from scaledattn.render.display import assumption_text, carried_assumptions
 
@@ -61,6 +63,16 @@ __all__ = [
     "is_known_rule",
     "refuse_undefined",
 ]
+
+
+#: The searches of one file make at most this many kernel checks together (five steps'
+#: worth of the search's own budget, MAX_CHECKS); a step without ``by`` after that is
+#: not searched, and says so. A bound that does not depend on the machine's speed.
+MAX_FILE_CHECKS = 5 * MAX_CHECKS
+SKIPPED = (
+    f"not searched: this file's searches have made their {MAX_FILE_CHECKS} kernel checks;"
+    " name the step's rule with by"
+)
 
 
 @dataclass(frozen=True)
@@ -276,6 +288,8 @@ class Checker:
     seconds: float = 3.0
     theorems: dict[str, Theorem] = field(default_factory=dict)
     bare: bool = False
+    #: Kernel checks the searches of this file have made (see MAX_FILE_CHECKS).
+    searched: int = 0
 
     def citable(self, name: str) -> Citable:
         """The file's proved theorems, the lemmas, the built-in ones; never ``name`` itself."""
@@ -358,6 +372,27 @@ class Checker:
         return verdict
 
     def _search(
+        self,
+        number: int,
+        written: Any,
+        prev: Any,
+        skeleton: Derivation,
+        theorems: Mapping[str, Theorem],
+        search: Search,
+    ) -> StepVerdict:
+        claim = written.claim
+        if self.searched >= MAX_FILE_CHECKS:  # the file's searches have spent their budget
+            return StepVerdict(
+                number, written.line, None, claim, "unproved",
+                feedback=Feedback("", "", "", None, "", "", skipped=SKIPPED),
+            )  # fmt: skip
+        before = search.checks
+        try:
+            return self._searched(number, written, prev, skeleton, theorems, search)
+        finally:
+            self.searched += search.checks - before
+
+    def _searched(
         self,
         number: int,
         written: Any,

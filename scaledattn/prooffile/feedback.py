@@ -52,10 +52,11 @@ from scaledattn.numeric.evaluate import Evaluator, equal, show
 from scaledattn.numeric.evidence import check_assumptions
 from scaledattn.numeric.model import build_model, signature
 from scaledattn.numeric.settings import default_settings
+from scaledattn.prooffile.caps import MAX_MODEL_DIMENSION, dimensions
 from scaledattn.prooffile.search import chain_of
 from scaledattn.render.proof import proof_term
 
-__all__ = ["Feedback", "feedback", "likely_cause"]
+__all__ = ["Feedback", "feedback", "likely_cause", "model_bound"]
 
 D_K = Symbol("d_k", integer=True, positive=True)
 
@@ -71,6 +72,10 @@ class Feedback:
     cause: str
     error: str
     values: str = ""
+    #: Why no model was searched for (a dimension above the search's bound), if so.
+    no_model: str = ""
+    #: Why the step was not searched at all (the file's search budget spent), if so.
+    skipped: str = ""
 
     def as_json(self) -> dict[str, Any]:
         """A JSON-ready dict."""
@@ -81,6 +86,8 @@ class Feedback:
             "model": self.model.as_json() if self.model else None,
             "likely_cause": self.cause,
             "values": self.values,
+            **({"no_model": self.no_model} if self.no_model else {}),
+            **({"not_searched": self.skipped} if self.skipped else {}),
         }
 
 
@@ -97,6 +104,26 @@ def _difference(claim: Any, derived: Any) -> Expr | None:
     if sympy.expand(normal_form(claim) - normal_form(derived)) == 0:
         return sympy.S.Zero
     return sympy.expand(rebuild(claim) - rebuild(derived))
+
+
+def model_bound(prev: Any, claim: Any, derivation: Derivation) -> str:
+    """Why no model is searched for this step (a dimension above the bound), or ''.
+
+    A model draws every component of a vector, and the evaluator sums every term of a
+    sum: a dimension above :data:`~scaledattn.prooffile.caps.MAX_MODEL_DIMENSION` would
+    take minutes, so the search gives up at once and says so.
+    """
+    terms: list[Any] = [prev, claim]
+    for a in derivation.assumptions:
+        terms += [v for v in vars(a).values() if isinstance(v, sympy.Basic)]
+    found = [n for t in terms if isinstance(t, sympy.Basic) for n in dimensions(t)]
+    largest = max(found, default=0)
+    if largest <= MAX_MODEL_DIMENSION:
+        return ""
+    return (
+        f"no model searched: the dimension {largest} is above {MAX_MODEL_DIMENSION},"
+        " the model search's limit"
+    )
 
 
 def _model(prev: Any, claim: Any, derivation: Derivation) -> Counterexample | None:
@@ -150,7 +177,9 @@ def feedback(
     """The feedback on a step the kernel rejected (``result``; ``named``: by a written rule)."""
     derived = result.derived
     diff = _difference(claim, derived)
-    model = _model(prev, claim, derivation)
+    boolean = isinstance(prev, Boolean) or isinstance(claim, Boolean)
+    no_model = "" if boolean else model_bound(prev, claim, derivation)
+    model = None if no_model else _model(prev, claim, derivation)
     cause = likely_cause(prev, claim, result, derivation, search, model is not None)
     error = str(result.error.message).strip() if result.error is not None else ""
     values = ""
@@ -171,6 +200,7 @@ def feedback(
         cause=cause,
         error=error,
         values=values,
+        no_model=no_model,
     )
 
 

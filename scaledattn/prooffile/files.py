@@ -8,7 +8,10 @@
   steps in the proof format, read by the same parser; an error names the line and
   column of the JSON string it is in. Any JSON output of the tool that holds
   certificates (``exercises --format json``, ``variance --format json``) reads the same
-  way, each theorem once.
+  way, each theorem once. The object that holds a certificate (its header: ``theorem``,
+  ``statement``, ``assumptions``, the steps, …) must say what the certificate proves:
+  it is compared with the rendering of what is checked (:mod:`~scaledattn.prooffile.header`),
+  and a field that differs is refused (exit 2, naming the field).
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from typing import Any
 
 from scaledattn.errors import ProofFileError
 from scaledattn.prooffile.check import TheoremVerdict, check_document, is_known_rule
+from scaledattn.prooffile.header import check_headers
 from scaledattn.prooffile.parse import (
     MAX_BYTES,
     Document,
@@ -109,15 +113,18 @@ def _locate(raw: str, value: str) -> tuple[int, int]:
     return line, at - (raw.rfind("\n", 0, at) + 1) + 2
 
 
-def _certificates(data: Any, depth: int = 0) -> list[dict[str, Any]]:
-    """Every ``certificate`` object in a JSON document (the tool's outputs nest them)."""
+def _certificates(data: Any, depth: int = 0) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    """(header, certificate) for every ``certificate`` object in a JSON document.
+
+    The header is the object that holds the certificate (the tool's outputs nest them).
+    """
     if depth > 20:
         return []
-    out: list[dict[str, Any]] = []
+    out: list[tuple[dict[str, Any], dict[str, Any]]] = []
     if isinstance(data, dict):
         cert = data.get("certificate")
         if isinstance(cert, dict) and isinstance(cert.get("theorems"), list):
-            out.append(cert)
+            out.append((data, cert))
         for key, value in data.items():
             if key != "certificate":
                 out += _certificates(value, depth + 1)
@@ -133,7 +140,8 @@ def _certificate(raw: str) -> Document:
     except json.JSONDecodeError as err:
         raise ProofFileError(f"not valid JSON: {err.msg}", err.lineno, err.colno) from None
     found: dict[str, Any] = {}
-    for cert in _certificates(data):
+    holders = _certificates(data)
+    for _, cert in holders:
         for t in cert["theorems"]:
             if isinstance(t, dict):
                 # a lemma repeated by nested certificates is one theorem; a name reused
@@ -180,6 +188,10 @@ def _certificate(raw: str) -> Document:
         for needs in (block.statement_obligations, block.obligations):
             needs[:] = [replace(o, line=places[o.line - 1][0], column=places[o.line - 1][1])
                         for o in needs]  # fmt: skip
+    for header, _ in holders:
+        name = header.get("theorem")
+        at = raw.find(f'"theorem": {json.dumps(name, ensure_ascii=False)}')
+        document.headers.append((header, raw.count("\n", 0, at) + 1 if at >= 0 else 1))
     return document
 
 
@@ -209,6 +221,11 @@ def check_file(path: Path, seconds: float = 3.0) -> CheckedFile:
         verdicts = check_document(document, seconds)
     except ProofFileError as err:  # a term that needs what the assumptions do not give
         raise err.located(str(path)) from None
+    for header, line in document.headers:
+        try:
+            check_headers([header], verdicts)
+        except ProofFileError as err:
+            raise ProofFileError(err.message, line, 1).located(str(path)) from None
     return CheckedFile(str(path), verdicts, document.blocks)
 
 

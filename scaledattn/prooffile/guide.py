@@ -10,8 +10,18 @@ from __future__ import annotations
 from functools import cache
 
 from scaledattn.derive import audit_of
+from scaledattn.kernel.rules import MAX_UNROLL
+from scaledattn.prooffile import caps
+from scaledattn.prooffile.check import MAX_FILE_CHECKS
 from scaledattn.prooffile.files import CheckedFile, check_text
 from scaledattn.prooffile.lessons import EXERCISES, MISTAKES
+from scaledattn.prooffile.parse import (
+    MAX_ASSUMPTIONS,
+    MAX_BYTES,
+    MAX_CHAIN_LINE,
+    MAX_STEPS,
+    MAX_THEOREMS,
+)
 from scaledattn.registry import find_derivation
 from scaledattn.render.proof import proof_document
 
@@ -81,6 +91,25 @@ assume: ASSUMPTION            (any number of lines; optional)
   its rule. Only the kernel decides: the search proposes
   steps, the kernel checks every one, and the theorem is the kernel's audit of the
   whole chain with the found steps written in.
+- Limits, so that every check answers in seconds (a file beyond one is malformed:
+  exit 2, one line naming what is too large and the limit):
+  - a number has at most {bits} bits (about 308 digits; a power of a number has an
+    exponent of at most 64);
+  - a written dimension or index (`sum(…, i, 1, N)`, `dot(q, k, N)`, `entry(s, i, N)`,
+    `softmax(s, i, N)`, `1 <= m <= N`, `q_N`) is at most {dimension}; `d_k` and `n`
+    stay symbolic;
+  - the numbers inside `exp(…)` are at most {exp_number} (SymPy factors exp(N) as a
+    polynomial of degree N in e);
+  - a term expands to at most {expansion} monomials, a sum of at most {unroll} terms
+    counted unrolled, as `sum_unroll` may unroll it (`E(dot(q, k, 64)**2)` reads,
+    `E(dot(q, k, 64)**8)` does not); a whole file's terms to at most {file_expansion};
+  - at most {theorems} theorems of at most {steps} steps and {assumptions} `assume:` lines,
+    {length} characters a step, {max_bytes} bytes a file; the searches of one file make
+    at most {file_checks} kernel checks together, and a step without `by` past that is
+    not searched (the report says so).
+
+  A rejected step with a dimension above {model} gets no model (a model draws every
+  component), and the report says so.
 - A rejected step (✗) shows what the rule gives (for a step without `by`, the rule that
   comes closest), the difference, what both sides come to, a concrete model where the
   two sides are different numbers (laws for the random variables that satisfy every
@@ -141,9 +170,28 @@ EXERCISE_NOTES = {
 }
 
 
+def _intro() -> str:
+    """The introduction, its limits those of the code (:mod:`scaledattn.prooffile.caps`)."""
+    return INTRO.format(
+        bits=caps.MAX_BITS,
+        dimension=caps.MAX_DIMENSION,
+        exp_number=caps.MAX_EXP_NUMBER,
+        expansion=caps.MAX_EXPANSION,
+        unroll=MAX_UNROLL,
+        file_expansion=caps.MAX_FILE_EXPANSION,
+        model=caps.MAX_MODEL_DIMENSION,
+        theorems=MAX_THEOREMS,
+        steps=MAX_STEPS,
+        assumptions=MAX_ASSUMPTIONS,
+        file_checks=MAX_FILE_CHECKS,
+        length=MAX_CHAIN_LINE,
+        max_bytes=MAX_BYTES,
+    )
+
+
 def guide_markdown() -> str:
     """The whole page."""
-    lines = [NOTE, "", INTRO]
+    lines = [NOTE, "", _intro()]
     for name, text in EXERCISES.items():
         title, body = EXERCISE_NOTES[name]
         lines += _section(title, body, text, name, "proof")
@@ -171,7 +219,12 @@ def guide_markdown() -> str:
         " `check-proof` re-checks it with the same statement and steps."
         " `--format json` carries the same text in its `certificate` field, and `check-proof`"
         " reads that file back the same way. Every built-in theorem round-trips through both"
-        " (a test).",
+        " (a test). The rest of the JSON (its header: `theorem`, `title`, `statement`,"
+        " `assumptions`, the steps, `verified`, …) must say what the certificate proves:"
+        " `check-proof` compares each field with the header the tool writes for what it"
+        " checked (for a built-in theorem's name, the built-in's own, its certificate word"
+        " for word), and refuses a field that differs, or one the tool does not write, naming"
+        " it (exit 2).",
         "",
         "`scaledattn derive scaled_variance --format proof`:",
         "",

@@ -25,8 +25,10 @@ A proof file holds one or more theorems::
   each with an optional ``by RULE_OR_THEOREM`` at its end. A line that starts with
   ``+``, ``-``, ``*`` or ``/`` continues the step above it.
 
-Everything is read by the bounded parser of :mod:`scaledattn.prooffile.terms`; any
-problem is a :class:`ProofFileError` naming the line and column.
+Everything is read by the bounded parser of :mod:`scaledattn.prooffile.terms`, and
+every term is held to the bounds of :mod:`scaledattn.prooffile.caps` (numbers,
+dimensions, ``exp``, expansions; at most :data:`MAX_ASSUMPTIONS` ``assume:`` lines a
+theorem); any problem is a :class:`ProofFileError` naming the line and column.
 
 Examples
 --------
@@ -44,6 +46,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import sympy
 from sympy import Eq, Expr, Or, S, Symbol
 
 from scaledattn.calculator.definedness import Condition
@@ -68,9 +71,11 @@ from scaledattn.kernel import (
     RealVector,
 )
 from scaledattn.kernel.expr import Cov, E, Var
+from scaledattn.prooffile.caps import MAX_DIMENSION, MAX_FILE_EXPANSION, bounded, expanded_size
 from scaledattn.prooffile.terms import KINDS, Names, TermBuilder, parse_text, split_name
 
 __all__ = [
+    "MAX_ASSUMPTIONS",
     "MAX_BYTES",
     "Document",
     "Obligation",
@@ -85,6 +90,8 @@ MAX_BYTES = 1_000_000
 #: At most this many theorems, and steps in one theorem.
 MAX_THEOREMS = 200
 MAX_STEPS = 400
+#: At most this many ``assume:`` lines in one theorem (40000 took minutes to check).
+MAX_ASSUMPTIONS = 100
 
 _THEOREM = re.compile(r"theorem\b\s*(?P<name>[^:\s]*)\s*(?P<colon>:?)")
 _ASSUME = re.compile(r"assume\s*:")
@@ -160,6 +167,9 @@ class Document:
 
     theorems: list[TheoremBlock]
     blocks: int = 0
+    #: A JSON certificate's headers (the objects that hold a ``certificate``), each with
+    #: the line of its ``theorem`` field: compared with what is checked (header.py).
+    headers: list[tuple[dict[str, Any], int]] = field(default_factory=list)
 
 
 def read_bytes(data: bytes) -> str:
@@ -227,7 +237,11 @@ class _Reader:
 
     def build(self, parser: Parser, node: Node) -> Expr:
         builder = TermBuilder(self.names, self.text)
-        value = self.guard(parser, lambda: builder.term(node))
+        value: Expr = self.guard(parser, lambda: builder.term(node))
+        try:
+            bounded(value)  # huge numbers, dimensions, exp(…) and expansions refused here
+        except InvalidArgument as err:
+            raise self.error(str(err), node.position) from None
         self.found += [
             Obligation(c, self.line, self.column + c.position - 1) for c in builder.conditions
         ]
@@ -328,6 +342,8 @@ def _assumption(block: TheoremBlock, names: Names, text: str, line: int, column:
         low = reader.build(parser, left_node)
         if low != 1 or not isinstance(index, Symbol):
             raise reader.error("an index range is written 1 <= m <= n")
+        if upper.is_Integer and upper > MAX_DIMENSION:
+            raise reader.error(f"an index range's bound is at most {MAX_DIMENSION}")
         block.assumptions.append(reader.guard(parser, lambda: IndexRange(index, upper)))
         return
     if relation in ("!=", ">"):
@@ -463,6 +479,7 @@ def parse_document(
     current: TheoremBlock | None = None
     last = first_line
     pending: _Pending | None = None
+    assumed = 0  # assume: lines of the current theorem
 
     def flush() -> None:
         nonlocal pending
@@ -486,6 +503,7 @@ def parse_document(
             if current is not None and current.unread is not None:
                 raise current.unread
             current, names = _theorem(stripped, line.number, column, theorems), Names()
+            assumed = 0
             current.block = block
             theorems.append(current)
             if len(theorems) > MAX_THEOREMS:
@@ -505,6 +523,11 @@ def parse_document(
             lead = len(body) - len(body.lstrip())
             if not body.strip():
                 raise ProofFileError("empty assume: line", line.number, column)
+            assumed += 1
+            if assumed > MAX_ASSUMPTIONS:
+                raise ProofFileError(
+                    f"more than {MAX_ASSUMPTIONS} assume: lines in one theorem", line.number, column
+                )
             _assumption(
                 current, names, body.strip(), line.number, column + len(stripped) - len(body) + lead
             )
@@ -527,7 +550,42 @@ def parse_document(
             raise t.unread
         if t.start is None and not t.steps:
             raise ProofFileError(f"theorem {t.name} has no steps", t.line, 1)
+    _within_budget(theorems)
     return Document(theorems)
+
+
+def _within_budget(theorems: Sequence[TheoremBlock]) -> None:
+    """ProofFileError at the first line where the file's terms together expand too far.
+
+    Each term is bounded when read (:func:`~scaledattn.prooffile.caps.bounded`); many
+    large terms together are bounded here, by :data:`~scaledattn.prooffile.caps.MAX_FILE_EXPANSION`.
+    """
+    total = 0
+    for t in theorems:
+        statement = t.statement
+        written: list[tuple[int, list[Any]]] = [(t.line, [statement.lhs, statement.rhs])]
+        written.append((t.line, [term for a in t.assumptions for term in _terms(a)]))
+        if t.start is not None:
+            written.append((t.start_line, [t.start]))
+        written += [(s.line, [s.claim]) for s in t.steps]
+        for line, terms in written:
+            total += sum(expanded_size(term, MAX_FILE_EXPANSION) for term in terms)
+            if total > MAX_FILE_EXPANSION:
+                raise ProofFileError(
+                    f"the file's terms are too large together: they expand to more than"
+                    f" {MAX_FILE_EXPANSION} monomials (split the file)",
+                    line,
+                    1,
+                )
+
+
+def _terms(assumption: Assumption) -> list[Any]:
+    """The SymPy terms an assumption holds (its dataclass fields)."""
+    found: list[Any] = []
+    for value in vars(assumption).values():
+        items = value if isinstance(value, (tuple, frozenset)) else (value,)
+        found += [v for v in items if isinstance(v, sympy.Basic)]
+    return found
 
 
 def _theorem(text: str, line: int, column: int, earlier: Sequence[TheoremBlock]) -> TheoremBlock:

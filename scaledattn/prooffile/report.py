@@ -50,6 +50,8 @@ def _step_lines(s: StepVerdict) -> list[str]:
     fb = s.feedback
     assert fb is not None
     named = f"by {s.written_rule}" if s.written_rule else "no rule or short chain justifies it"
+    if fb.skipped:
+        return [f"{head}  {fb.skipped}"]
     if s.status == "unproved":
         lines = [
             f"{head}  not proved: no rule or chain of rules found, and no model tried tells"
@@ -70,6 +72,8 @@ def _step_lines(s: StepVerdict) -> list[str]:
             f"      a model where the two sides differ: {fb.model.model}:"
             f" the previous expression is {fb.model.left}, the claim {fb.model.right}"
         )
+    elif fb.no_model:
+        lines.append(f"      {fb.no_model}")
     if fb.cause:
         lines.append(f"      likely cause: {fb.cause}")
     return lines

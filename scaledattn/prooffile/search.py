@@ -60,6 +60,7 @@ from scaledattn.kernel import (
 from scaledattn.kernel.expr import MOMENT_OPERATORS, as_term, normal_form, rebuild
 from scaledattn.kernel.rules import is_registered
 from scaledattn.kernel.theorem import check_step
+from scaledattn.prooffile.caps import MAX_EXPANSION, expanded_size
 
 __all__ = ["MAX_CHAIN", "MAX_CHECKS", "SECONDS", "Justification", "Search", "chain_of"]
 
@@ -134,6 +135,11 @@ class Search:
     _applied: dict[tuple[Any, str], Any] = field(default_factory=dict, init=False, repr=False)
     _parts: dict[Any, frozenset[Any] | None] = field(default_factory=dict, init=False, repr=False)
 
+    @property
+    def checks(self) -> int:
+        """The kernel checks this search has made (or counted as made) so far."""
+        return self._checks
+
     # ---------------------------------------------------------- candidates
     def candidates(self, prev: Any, claim: Any) -> list[Any]:
         """``ring``, every rule, then the theorems whose left side's head occurs here."""
@@ -180,6 +186,8 @@ class Search:
             value = rule.apply(term, self.derivation.context)[0]
         except Exception:  # the kernel's check refuses such a term
             value = _FAILED
+        if value is not _FAILED and expanded_size(value) > MAX_EXPANSION:
+            value = _FAILED  # comparing it would expand it: no candidate (caps.py)
         self._applied[at] = value
         return value
 
@@ -347,7 +355,10 @@ class Search:
         """The rule whose result is closest to the claim (for the feedback on a wrong step)."""
         best: tuple[int, StepResult] | None = None
         target = key(claim)
+        deadline = time.monotonic() + self.seconds
         for rule in self.candidates(prev, claim)[1:]:
+            if time.monotonic() > deadline:  # the closest found so far (feedback only)
+                break
             derived = self.derived(prev, rule, number)
             if derived is None or key(derived) == key(prev):
                 continue
