@@ -381,8 +381,9 @@ def _claim(kind: str, x: Any, ctx: Context, used: set[Assumption]) -> Any:
             f, lam = term.args
             found = converges(f, lam, defs)
             return not dropped if found is None else found
-        counted = count_terms.apply(term, ctx)[0]  # Σᵢ 16 − (Σᵢ 0)² is 16n
-        for facts, by in (sign_facts(term, ctx), sign_facts(sympy.expand(counted), ctx)):
+        for counted in (False, True):  # then with sums of constants counted: Σᵢ 16 = 16n
+            e = sympy.expand(count_terms.apply(term, ctx)[0]) if counted else term
+            facts, by = sign_facts(e, ctx)
             form = nonnegative(facts) if kind == "nonnegative" else positive(facts)
             if by_own_facts(kind, facts) or form:
                 used.update(by)
