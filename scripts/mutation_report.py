@@ -446,7 +446,7 @@ ARGUED: dict[str, Argument] = {
     ),
     **_argue(
         K + "theorem.x_axiom",
-        {10: "_Rewrite(None, as_term(lhs), as_term(rhs))"},
+        {16: "Axiom(rule, _Rewrite(None, lhs, rhs))"},
         "the inner rewrite's name is never read: steps, errors and theorems name the Axiom",
     ),
     **_argue(
@@ -559,8 +559,8 @@ ARGUED: dict[str, Argument] = {
         " are always of equal lengths",
     ),
     **_argue(
-        K + "expr.x__foreign",
-        {6: 'cls.__module__ or "XXXX"'},
+        K + "expr.x__genuine",
+        {3: 'cls.__module__ or "XXXX"'},
         _NO_MODULE,
     ),
     **_argue(
@@ -600,11 +600,6 @@ ARGUED: dict[str, Argument] = {
         },
         "display: whether a refusal's message names the class of the error it reports (a"
         " refusal either way, naming its theorem, step and rule)",
-    ),
-    **_argue(
-        K + "expr.x__structural",
-        {6: 'type(n).__module__ or "XXXX"'},
-        _NO_MODULE,
     ),
     **_argue(
         K + "expr.x_fresh_index",
@@ -660,6 +655,37 @@ ARGUED: dict[str, Argument] = {
         K + "expr.x__canonical_dummy",
         {6: "sympy.Dummy(None, **like.assumptions0)", 7: "sympy.Dummy(**like.assumptions0)"},
         "the name of a canonical dummy (kept in _CANONICAL, so the same at every use)",
+    ),
+    # Argued after the run of 2026-12-02 on the kernel of f20e3c9 (the admission checks).
+    **_argue(
+        K + "expr.x_in_language",
+        {4: "_LANGUAGE.add(None)"},
+        "a cache: kernel_class(cls) is computed again at each use, and a class the kernel's"
+        " modules hold stays held (they are never changed after import)",
+    ),
+    **_argue(
+        K + "expr.x__refused",
+        {8: "if (isinstance(node, Symbol)) or True else None"},
+        "_symbol_refused of a node that is no Symbol returns None: no VectorLabel, no kind"
+        " of _KIND_FACTS, and its assumptions0 is Basic's {} (of SymPy's classes only"
+        " Symbol and Indexed override it; Indexed is refused as not in the language, and a"
+        " class of one's own that overrides it is refused either way, as not the kernel's);"
+        " the nodes it adds to _DEFINED only fill the cache sooner",
+    ),
+    **_argue(
+        K + "expr.x__symbol_refused",
+        {15: "len(_DEFINED) <= 20_000", 16: "len(_DEFINED) < 20001", 17: "_DEFINED.add(None)"},
+        "a cache of the symbols found admissible (one more, or none): a symbol's equality"
+        " includes its kind and its facts, the only things the check reads past the"
+        " vector-name check that comes before the cache, so every symbol is judged alike"
+        " with or without it",
+    ),
+    **_argue(
+        K + "assumptions.x_reached",
+        {22: "named = {getattr("},
+        "each round finds every definition that a name in named names, so the names of"
+        " earlier rounds find only definitions already found: keeping only the newest"
+        " round's names finds the same definitions",
     ),
 }
 

@@ -1,0 +1,147 @@
+"""Admission facts of the kernel that only the mutation run missed.
+
+Each test states what the kernel must accept or refuse: a vector's name only where a
+component or a dot product names its vector, a symbol or function with a fact no term
+may carry, display parentheses in a claim, a theorem proved under a definition used
+where the same definition holds. Each was checked by switching on the mutant that
+survived without it (``MUTANT_UNDER_TEST`` in mutmut's ``mutants/``) and seeing it fail.
+"""
+
+from __future__ import annotations
+
+import pytest
+import sympy
+from sympy import Expr, Function, Symbol
+
+from scaledattn.errors import InvalidArgument
+from scaledattn.kernel import (
+    RULES,
+    Component,
+    Derivation,
+    E,
+    Equation,
+    Group,
+    Lead,
+    RandomVector,
+    RealVector,
+    Step,
+    as_written,
+    audit,
+    dimension,
+    index,
+    random_variables,
+)
+from scaledattn.kernel.expr import DotProduct, VectorLabel, as_term, unclaimable
+
+n = dimension("n")
+i, w = index("i"), index("w")
+X, Y = random_variables("X Y")
+x = Symbol("x", real=True)
+q, k = RandomVector("q", n), RandomVector("k", n)
+
+
+# ------------------------------------------- a vector's name, only where it is named
+
+
+def test_a_dot_product_names_its_two_vectors() -> None:
+    assert as_term(DotProduct(q, k)) == DotProduct(q, k)
+    assert as_term(q[i] * k[i]) == q[i] * k[i]
+
+
+@pytest.mark.parametrize(
+    "term",
+    [q.label**2, q.label + 1, E(q[i]) * q.label],
+    ids=["power", "sum", "product"],
+)
+def test_a_vectors_name_alone_is_not_a_number(term: Expr) -> None:
+    with pytest.raises(InvalidArgument, match="q names a random vector"):
+        as_term(term)
+
+
+def test_a_dot_products_dimension_and_a_components_index_are_not_vector_names() -> None:
+    # Built past the constructors, which check these themselves: the admission checks too.
+    r = VectorLabel("r")
+    for term in (
+        Expr.__new__(DotProduct, q.label, k.label, r),
+        Expr.__new__(Component, q.label, r),
+    ):
+        with pytest.raises(InvalidArgument, match="r names a random vector"):
+            as_term(term)
+
+
+# ----------------------------------------------------- facts no term may carry
+
+
+@pytest.mark.parametrize(
+    "facts",
+    [{"antihermitian": True}, {"commutative": False}],
+    ids=["antihermitian", "not-commuting"],
+)
+def test_a_symbol_with_a_fact_no_term_carries_is_refused(facts: dict[str, bool]) -> None:
+    with pytest.raises(InvalidArgument, match="carries a fact the kernel does not take"):
+        as_term(Symbol("a", **facts))
+
+
+@pytest.mark.parametrize("fact", ["imaginary", "antihermitian", "commutative"])
+def test_a_function_told_afterwards_a_fact_no_term_carries_is_refused(fact: str) -> None:
+    # f(x) with f.is_imaginary = True is imaginary (f(x)² < 0), though SymPy deduced
+    # nothing more from it: the kernel reads the fact itself.
+    f = Function(f"f_{fact}")
+    setattr(f, f"is_{fact}", fact != "commutative")
+    assert getattr(f(x), f"is_{fact}") is (fact != "commutative")
+    with pytest.raises(InvalidArgument, match="neither SymPy's nor the kernel's"):
+        as_term(f(x))
+    assert as_term(Function(f"g_{fact}", real=True)(x)) is not None
+
+
+def test_a_display_group_that_restates_a_value_of_group_in_another_type_is_refused() -> None:
+    class Restated(Group):
+        is_Atom = 0  # noqa: N815 - Group's is False: equal, but not the same value
+
+    with pytest.raises(InvalidArgument, match="neither SymPy's nor the kernel's"):
+        as_term(Restated(x))
+
+
+def test_a_sympy_class_outside_the_language_is_named_as_sympys() -> None:
+    with pytest.raises(InvalidArgument, match="Sum is not in the kernel's language"):
+        as_term(sympy.Sum(x, (i, 1, n)))
+
+
+# ------------------------------------------------------------- claims and theorems
+
+
+def test_display_parentheses_in_a_statement_are_a_term() -> None:
+    with as_written():
+        lhs = E(Group(X + Y))
+    rhs = E(X) + E(Y)
+    proof = Derivation("grouped", Equation(lhs, rhs), (Step(RULES["expectation_linear"], rhs),))
+    assert audit(proof).verified
+
+
+def test_display_parentheses_around_a_division_by_zero_are_refused() -> None:
+    with as_written():
+        grouped = Group(1 / sympy.Pow(sympy.Integer(0), -1, evaluate=False))
+    assert "ComplexInfinity" in (unclaimable(grouped) or "")
+
+
+def test_a_theorem_with_a_derivative_on_its_right_applies_under_its_definition() -> None:
+    # T: exp(c) = exp(c·(∂(2r)/∂s − 2∂r/∂s + 1)) under r_j = s_j + 1, proved by
+    # linearity alone; used under the same definition. The definitions a theorem
+    # is proved under are those of the vectors its two sides name.
+    from scaledattn.prooffile.files import check_text
+
+    right = "exp(c*(deriv(2*r_m, s_m) - 2*deriv(r_m, s_m) + 1))"
+    defined = "assume: r_j = s_j + 1\n"
+    theorem = f"theorem T: exp(c) = {right}\n{defined}  exp(c)\n  = {right}   by deriv_linear\n\n"
+    for rule, verified in (("T", True), ("ring", False)):
+        use = f"theorem U: 2*exp(c) = 2*{right}\n{defined}  2*exp(c)\n  = 2*{right}   by {rule}\n"
+        verdicts = check_text(theorem + use, "survivors.proof").verdicts
+        assert [v.verified for v in verdicts] == [True, verified]
+
+
+def test_a_definition_keeps_its_label() -> None:
+    from scaledattn.render.display import assumption_text
+
+    r, s = RealVector("r", n), RealVector("s", n)
+    lam = Symbol("lambda", real=True)
+    assert assumption_text(Lead(r, s, w, lam)).endswith("(score w leads by λ)")
