@@ -94,6 +94,14 @@ def test_a_function_told_afterwards_a_fact_no_term_carries_is_refused(fact: str)
     assert as_term(Function(f"g_{fact}", real=True)(x)) is not None
 
 
+def test_a_function_whose_fact_is_no_truth_value_is_refused() -> None:
+    # A fact is True, False or None (unknown); anything else is read by SymPy as it likes.
+    f = Function("f_finite")
+    f.is_finite = "yes"
+    with pytest.raises(InvalidArgument, match="neither SymPy's nor the kernel's"):
+        as_term(f(x))
+
+
 def test_a_display_group_that_restates_a_value_of_group_in_another_type_is_refused() -> None:
     class Restated(Group):
         is_Atom = 0  # noqa: N815 - Group's is False: equal, but not the same value
