@@ -421,20 +421,20 @@ ARGUED: dict[str, Argument] = {
     **_argue(
         K + "theorem.xǁ_Rewriteǁapply",
         {
-            7: 'getattr(e, "args", ()) and e.is_Atom',
-            11: 'getattr(e, "args", None)',
-            14: 'getattr(e, "args", ) or',
+            15: 'getattr(e, "args", ()) and e.is_Atom',
+            19: 'getattr(e, "args", None)',
+            22: 'getattr(e, "args", ) or',
         },
         _ATOM,
     ),
     **_argue(
         K + "theorem.xǁ_Rewriteǁapply",
-        {34: "scope), strict=None)", 37: "arg_scopes(e, scope), )))", 42: "scope), strict=False)"},
+        {42: "scope), strict=None)", 45: "arg_scopes(e, scope), )))", 50: "scope), strict=False)"},
         "arg_scopes gives one scope per argument: the zip is always of equal lengths",
     ),
     **_argue(
         K + "theorem.xǁ_Rewriteǁapply",
-        {43: "with evaluate(None):", 44: "with evaluate(False):"},
+        {51: "with evaluate(None):", 52: "with evaluate(False):"},
         "every comparison rebuilds the expression with evaluation on (same, prop_key); the"
         " rewritten term is otherwise only shown",
     ),
@@ -526,7 +526,7 @@ ARGUED: dict[str, Argument] = {
     ),
     **_argue(
         K + "binders.xǁScopeǁenter",
-        {31: 'getattr(b, "is_limit", None)'},
+        {35: 'getattr(b, "is_limit", None)'},
         "a getattr default of None is falsy like False",
     ),
     **_argue(
