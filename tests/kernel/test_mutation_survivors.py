@@ -153,3 +153,26 @@ def test_a_definition_keeps_its_label() -> None:
     r, s = RealVector("r", n), RealVector("s", n)
     lam = Symbol("lambda", real=True)
     assert assumption_text(Lead(r, s, w, lam)).endswith("(score w leads by λ)")
+
+
+# ------------------------------------------------- definitions that refer back
+
+
+def test_a_definition_that_refers_back_is_named_and_found_after_any_other_assumption() -> None:
+    from scaledattn.kernel import Context, Entries, Moment
+
+    r, g = RealVector("r", n), RealVector("g", n)
+    j = index("j")
+    cyclic = (Entries(r, g[j] + 1, j), Entries(g, r[j], j))  # r = r + 1
+    with pytest.raises(InvalidArgument, match="the definition of r refers back to it"):
+        Context.of((Moment(E(Y), 0), *cyclic))
+    with pytest.raises(InvalidArgument, match="the definition of r refers back to it"):
+        Context.of((Entries(r, E(X) + 1, j), Moment(E(X), r[1])))  # r_1 = r_1 + 1
+
+
+def test_a_definition_by_a_moment_declared_a_number_is_not_circular() -> None:
+    from scaledattn.kernel import Context, Entries, Moment
+
+    r, j = RealVector("r", n), index("j")
+    context = Context.of((Entries(r, E(X) + 1, j), Moment(E(X), 2)))  # r_j = 3
+    assert len(context.assumptions) == 2
