@@ -681,6 +681,12 @@ ARGUED: dict[str, Argument] = {
         " with or without it",
     ),
     **_argue(
+        K + "assumptions.x__acyclic",
+        {27: 'getattr(d, "body", None) for d in', 30: 'getattr(d, "body", ) for d in'},
+        "the default is never read: a is a definition (the loop skips what has no body),"
+        " and reached returns only definitions, each with a body",
+    ),
+    **_argue(
         K + "assumptions.x_reached",
         {22: "named = {getattr("},
         "each round finds every definition that a name in named names, so the names of"
