@@ -176,3 +176,22 @@ def test_a_definition_by_a_moment_declared_a_number_is_not_circular() -> None:
     r, j = RealVector("r", n), index("j")
     context = Context.of((Entries(r, E(X) + 1, j), Moment(E(X), 2)))  # r_j = 3
     assert len(context.assumptions) == 2
+
+
+# ------------------------------------------------------------- names that clash
+
+
+def test_a_symbol_named_like_a_vector_of_an_assumption_clashes() -> None:
+    # q the real number and q the random vector print alike: a reader could not tell them.
+    from scaledattn.kernel.assumptions import IndependentComponents
+
+    q_number = Symbol("q", real=True)
+    claim = q_number + 1
+    for vector, clash in ((q, True), (k, False)):
+        proof = Derivation(
+            "named", Equation(1 + q_number, claim), (Step(RULES["ring"], claim),),
+            (IndependentComponents(vector),),
+        )  # fmt: skip
+        result = audit(proof)
+        assert result.verified is not clash
+        assert ("two different things are named q" in str(result.errors)) is clash
