@@ -687,6 +687,13 @@ ARGUED: dict[str, Argument] = {
         " and reached returns only definitions, each with a body",
     ),
     **_argue(
+        K + "theorem.x__name_clash",
+        {31: '("XXfunctionXX", facts)', 32: '("FUNCTION", facts)'},
+        "the tag of a function's name is compared only with another function's (the same"
+        " tag) or with what a symbol (a Symbol) or a vector entry (a triple) is: any"
+        " spelling tells them apart alike",
+    ),
+    **_argue(
         K + "assumptions.x_reached",
         {22: "named = {getattr("},
         "each round finds every definition that a name in named names, so the names of"

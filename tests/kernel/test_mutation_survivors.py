@@ -195,3 +195,18 @@ def test_a_symbol_named_like_a_vector_of_an_assumption_clashes() -> None:
         result = audit(proof)
         assert result.verified is not clash
         assert ("two different things are named q" in str(result.errors)) is clash
+
+
+def test_a_softmax_weight_built_without_its_name_clashes_with_its_scores_entry() -> None:
+    # Past its constructor, a softmax weight of s with no name of its own is read as
+    # s's: the entry s_i and it are two things under one name.
+    from scaledattn.kernel import SoftmaxVector
+    from scaledattn.kernel.vectors import Softmax
+
+    s = RealVector("s", n)
+    nameless = Expr.__new__(Softmax, *SoftmaxVector(s, "p")[i].args[:3])
+    claim = s[i] + nameless
+    proof = Derivation("nameless", Equation(nameless + s[i], claim), (Step(RULES["ring"], claim),))
+    result = audit(proof)
+    assert not result.verified
+    assert "two different things are named s" in str(result.errors)
