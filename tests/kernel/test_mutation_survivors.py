@@ -210,3 +210,36 @@ def test_a_softmax_weight_built_without_its_name_clashes_with_its_scores_entry()
     result = audit(proof)
     assert not result.verified
     assert "two different things are named s" in str(result.errors)
+
+
+# -------------------------------------------------- facts under a limit's binder
+
+
+def test_a_definition_reaching_a_parameter_a_limit_binds_still_defines_its_vector() -> None:
+    # r_j = s_j + 1 and s_j = t_j + μδ_jw: under lim over μ, r_i = s_i + 1 still holds (the
+    # definition of s, with its μ, is read where it is used).
+    from scaledattn.kernel import Lead, Lim, Shift
+
+    r, s, t = RealVector("r", n), RealVector("s", n), RealVector("t", n)
+    mu = Symbol("mu", real=True)
+    claim = Lim(s[i] + 1, mu)
+    proof = Derivation(
+        "unfold", Equation(Lim(r[i], mu), claim), (Step(RULES["entries_def"], claim),),
+        (Lead(s, t, w, mu), Shift(r, s, 1)),
+    )  # fmt: skip
+    assert audit(proof).verified
+
+
+def test_a_moment_about_a_constant_is_not_used_where_a_limit_binds_it() -> None:
+    # E[X] = c + r_1 is about the free c; inside lim over c, c is another variable.
+    from scaledattn.kernel import Lim, Moment, Shift
+
+    r, s = RealVector("r", n), RealVector("s", n)
+    c, a = Symbol("c", real=True), Symbol("a", real=True)
+    facts = (Shift(r, s, a), Moment(E(X), c + r[1]))
+    for lhs, claim, verified in (
+        (E(X) / c, (c + r[1]) / c, True),
+        (Lim(E(X) / c, c), Lim((c + r[1]) / c, c), False),
+    ):
+        steps = (Step(RULES["substitute_moment"], claim),)
+        assert audit(Derivation("moment", Equation(lhs, claim), steps, facts)).verified is verified
