@@ -694,6 +694,12 @@ ARGUED: dict[str, Argument] = {
         " spelling tells them apart alike",
     ),
     **_argue(
+        K + "assumptions.xǁContextǁof",
+        {27: 'is not None and getattr(a, "name", )'},
+        "the name is read only of a definition (its body is not None), and every"
+        " definition has one: the getattr default is never used",
+    ),
+    **_argue(
         K + "assumptions.x_reached",
         {22: "named = {getattr("},
         "each round finds every definition that a name in named names, so the names of"
