@@ -700,6 +700,11 @@ ARGUED: dict[str, Argument] = {
         " definition has one: the getattr default is never used",
     ),
     **_argue(
+        K + "theorem.x__claim",
+        {11: "unclaimable(term) if (isinstance(term, sympy.Basic)) or True else None"},
+        "as_term returns a SymPy term or raises: the term is always a sympy.Basic",
+    ),
+    **_argue(
         K + "assumptions.x_reached",
         {22: "named = {getattr("},
         "each round finds every definition that a name in named names, so the names of"

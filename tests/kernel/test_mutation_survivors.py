@@ -243,3 +243,11 @@ def test_a_moment_about_a_constant_is_not_used_where_a_limit_binds_it() -> None:
     ):
         steps = (Step(RULES["substitute_moment"], claim),)
         assert audit(Derivation("moment", Equation(lhs, claim), steps, facts)).verified is verified
+
+
+def test_a_chain_of_equalities_that_claims_a_proposition_says_so() -> None:
+    # x = 1 is no value x + 0·x could equal: the step is refused for what it claims.
+    proof = Derivation("prop", Equation(x, x), (Step(RULES["ring"], sympy.Eq(x, 1)),))
+    result = audit(proof)
+    assert not result.verified
+    assert "a chain of equalities claims expressions, got Eq(x, 1)" in str(result.errors[0])
