@@ -705,6 +705,14 @@ ARGUED: dict[str, Argument] = {
         "as_term returns a SymPy term or raises: the term is always a sympy.Basic",
     ),
     **_argue(
+        K + "theorem.x__name_clash",
+        {21: "if (isinstance(term, sympy.Basic)) or True else ()"},
+        "preorder_traversal yields a term that is no SymPy object (an int, a Fraction)"
+        " alone, and it is no Symbol, no applied function and has no vector; a claim of"
+        " another kind is refused by its step, and anything the walk raises on is caught"
+        " as a refusal of the statement: the verdict is the same",
+    ),
+    **_argue(
         K + "assumptions.x_reached",
         {22: "named = {getattr("},
         "each round finds every definition that a name in named names, so the names of"

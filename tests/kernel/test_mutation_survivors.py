@@ -251,3 +251,17 @@ def test_a_chain_of_equalities_that_claims_a_proposition_says_so() -> None:
     result = audit(proof)
     assert not result.verified
     assert "a chain of equalities claims expressions, got Eq(x, 1)" in str(result.errors[0])
+
+
+def test_a_function_clashes_with_a_symbol_or_another_function_of_its_name() -> None:
+    # f(x) beside the number f, or beside a positive f(x): one name, two things.
+    f = Function("f")(x)
+    for other, clash in (
+        (Symbol("f", real=True), True),
+        (Function("f", positive=True)(x), True),
+        (Function("g")(x), False),
+    ):
+        claim = other + f
+        result = audit(Derivation("fn", Equation(f + other, claim), (Step(RULES["ring"], claim),)))
+        assert result.verified is not clash
+        assert ("two different things are named f" in str(result.errors)) is clash
