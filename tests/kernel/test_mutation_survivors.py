@@ -148,11 +148,15 @@ def test_a_theorem_with_a_derivative_on_its_right_applies_under_its_definition()
 
 
 def test_a_definition_keeps_its_label() -> None:
+    from scaledattn.kernel import Entries, Shift
     from scaledattn.render.display import assumption_text
 
     r, s = RealVector("r", n), RealVector("s", n)
     lam = Symbol("lambda", real=True)
     assert assumption_text(Lead(r, s, w, lam)).endswith("(score w leads by λ)")
+    assert assumption_text(Shift(r, s, lam)).endswith("(all scores shifted by λ)")
+    j = index("j")
+    assert assumption_text(Entries(r, s[j] + 1, j)) == "r_j = 1 + s_j for every j"  # no label
 
 
 # ------------------------------------------------- definitions that refer back
