@@ -269,3 +269,18 @@ def test_a_function_clashes_with_a_symbol_or_another_function_of_its_name() -> N
         result = audit(Derivation("fn", Equation(f + other, claim), (Step(RULES["ring"], claim),)))
         assert result.verified is not clash
         assert ("two different things are named f" in str(result.errors)) is clash
+
+
+# ------------------------------------------------------------- ranges in scope
+
+
+def test_an_outer_indexs_range_is_known_under_a_binder_that_does_not_rebind_it() -> None:
+    # Σ_{m≤n} Σ_{k≤u} Σ_{j≤n} δ_jm = Σ_{m≤n} Σ_{k≤u} 1: inside Σ_k, m still ranges over 1..n.
+    from scaledattn.kernel import IndexSum
+
+    u = dimension("u")
+    j, m, kk = index("j"), index("m"), index("k")
+    lhs = IndexSum(IndexSum(IndexSum(sympy.KroneckerDelta(j, m), j, n), kk, u), m, n)
+    claim = IndexSum(IndexSum(sympy.Integer(1), kk, u), m, n)
+    proof = Derivation("outer", Equation(lhs, claim), (Step(RULES["sum_delta"], claim),))
+    assert audit(proof).verified
