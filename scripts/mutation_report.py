@@ -713,6 +713,12 @@ ARGUED: dict[str, Argument] = {
         " as a refusal of the statement: the verdict is the same",
     ),
     **_argue(
+        K + "expr.x_normal_form",
+        {1: "found = None"},
+        "a cache read: the normal form of a term of the language's classes (the only ones"
+        " kept) is computed again, the same",
+    ),
+    **_argue(
         K + "assumptions.x_reached",
         {22: "named = {getattr("},
         "each round finds every definition that a name in named names, so the names of"

@@ -9,6 +9,8 @@ survived without it (``MUTANT_UNDER_TEST`` in mutmut's ``mutants/``) and seeing 
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 import sympy
 from sympy import Expr, Function, Symbol
@@ -31,7 +33,8 @@ from scaledattn.kernel import (
     index,
     random_variables,
 )
-from scaledattn.kernel.expr import DotProduct, VectorLabel, as_term, unclaimable
+from scaledattn.kernel.binders import Binder
+from scaledattn.kernel.expr import DotProduct, OpaqueTerm, VectorLabel, as_term, same, unclaimable
 
 n = dimension("n")
 i, w = index("i"), index("w")
@@ -284,3 +287,48 @@ def test_an_outer_indexs_range_is_known_under_a_binder_that_does_not_rebind_it()
     claim = IndexSum(IndexSum(sympy.Integer(1), kk, u), m, n)
     proof = Derivation("outer", Equation(lhs, claim), (Step(RULES["sum_delta"], claim),))
     assert audit(proof).verified
+
+
+# --------------------------------------------- a binder of two variables, added later
+
+
+class _DoubleIntegral(Binder, OpaqueTerm):
+    """∫₀ᵘ∫₀ᵘ f dx dy: binds x and y in f; u lies outside (a binder of the tests)."""
+
+    is_commutative = True
+    scope_at = (0,)
+    bound_at = (1, 2)
+
+    def __new__(cls, f: Any, x: Symbol, y: Symbol, upper: Any) -> _DoubleIntegral:
+        made: _DoubleIntegral = Expr.__new__(cls, f, x, y, upper)
+        return made
+
+
+class _Integral(Binder, OpaqueTerm):
+    """∫₀ᵘ f dx: binds x in f; u lies outside (a binder of the tests)."""
+
+    is_commutative = True
+    scope_at = (0,)
+    bound_at = (1,)
+
+    def __new__(cls, f: Any, x: Symbol, upper: Any) -> _Integral:
+        made: _Integral = Expr.__new__(cls, f, x, upper)
+        return made
+
+
+def test_each_variable_of_a_binder_has_its_own_canonical_name() -> None:
+    # ∫₀ᵘ ∫∫ a·b da db da₀ against ∫₀ᵘ ∫∫ a·a₀ da db da₀: the first has b where the
+    # second has the outer variable; one canonical name for b and the outer a₀ would
+    # read them alike.
+    a0, a, b, u = (Symbol(s, real=True) for s in ("a0", "a", "b", "u"))
+    first = _Integral(_DoubleIntegral(a * b, a, b, u), a0, u)
+    second = _Integral(_DoubleIntegral(a * a0, a, b, u), a0, u)
+    assert same(first, _Integral(_DoubleIntegral(b * a, b, a, u), a0, u)) is True
+    assert same(first, second) is not True
+
+
+def test_a_binder_in_another_binders_bound_compares_up_to_its_names() -> None:
+    # ∫₀^(∫₀ᵘ y dy) x dx is ∫₀^(∫₀ᵘ z dz) t dt renamed.
+    x_, y_, z_, t_, u = (Symbol(s, real=True) for s in ("x", "y", "z", "t", "u"))
+    first = _Integral(x_, x_, _Integral(y_, y_, u))
+    assert same(first, _Integral(t_, t_, _Integral(z_, z_, u))) is True
