@@ -714,7 +714,7 @@ ARGUED: dict[str, Argument] = {
     ),
     **_argue(
         K + "expr.x_normal_form",
-        {1: "found = None"},
+        {1: "found = None", 2: "found = _NORMAL_FORMS.get(None)"},
         "a cache read: the normal form of a term of the language's classes (the only ones"
         " kept) is computed again, the same",
     ),

@@ -34,7 +34,15 @@ from scaledattn.kernel import (
     random_variables,
 )
 from scaledattn.kernel.binders import Binder
-from scaledattn.kernel.expr import DotProduct, OpaqueTerm, VectorLabel, as_term, same, unclaimable
+from scaledattn.kernel.expr import (
+    DotProduct,
+    OpaqueTerm,
+    VectorLabel,
+    as_term,
+    normal_form,
+    same,
+    unclaimable,
+)
 
 n = dimension("n")
 i, w = index("i"), index("w")
@@ -332,3 +340,14 @@ def test_a_binder_in_another_binders_bound_compares_up_to_its_names() -> None:
     x_, y_, z_, t_, u = (Symbol(s, real=True) for s in ("x", "y", "z", "t", "u"))
     first = _Integral(x_, x_, _Integral(y_, y_, u))
     assert same(first, _Integral(t_, t_, _Integral(z_, z_, u))) is True
+
+
+class _Box(OpaqueTerm):
+    """An opaque term of the tests, built here around a Python list (unhashable)."""
+
+
+def test_the_normal_form_of_a_term_sympy_cannot_hash_is_computed() -> None:
+    boxed = Expr.__new__(_Box, [1, 2])
+    with pytest.raises(TypeError):
+        hash(boxed)
+    assert normal_form(boxed) == boxed  # computed, not kept in the table of normal forms
