@@ -724,6 +724,12 @@ ARGUED: dict[str, Argument] = {
         "the cache of normal forms is cleared one entry later: only its size changes",
     ),
     **_argue(
+        K + "theorem.x_audit",
+        {38: "if (derivation.steps) or True else None"},
+        "with no steps the statement is refused (a derivation needs at least one step)"
+        " whatever ends is, and an exception the comparison raises is caught as a refusal",
+    ),
+    **_argue(
         K + "assumptions.x_reached",
         {22: "named = {getattr("},
         "each round finds every definition that a name in named names, so the names of"

@@ -351,3 +351,12 @@ def test_the_normal_form_of_a_term_sympy_cannot_hash_is_computed() -> None:
     with pytest.raises(TypeError):
         hash(boxed)
     assert normal_form(boxed) == boxed  # computed, not kept in the table of normal forms
+
+
+def test_a_step_refused_as_ill_formed_is_reported_with_its_number_and_rule() -> None:
+    # 0.5 is no exact term: step 2 (by ring) is refused, and the refusal says which.
+    half = sympy.Float(0.5)
+    steps = (Step(RULES["ring"], x), Step(RULES["ring"], half))
+    result = audit(Derivation("float", Equation(x, half), steps))
+    refused = result.steps[1]
+    assert (refused.number, refused.rule_name, refused.ok) == (2, "ring", False)
