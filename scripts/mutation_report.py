@@ -714,9 +714,15 @@ ARGUED: dict[str, Argument] = {
     ),
     **_argue(
         K + "expr.x_normal_form",
-        {1: "found = None", 2: "found = _NORMAL_FORMS.get(None)"},
-        "a cache read: the normal form of a term of the language's classes (the only ones"
-        " kept) is computed again, the same",
+        {
+            1: "found = None",
+            2: "found = _NORMAL_FORMS.get(None)",
+            7: "found, keep = None",
+            18: "_NORMAL_FORMS[expr] = None",
+        },
+        "the cache is not read (or keeps None, or the unpacking raises the TypeError its"
+        " except catches): the normal form of a term of the language's classes (the only"
+        " ones kept) is computed again, the same",
     ),
     **_argue(
         K + "expr.x_normal_form",
@@ -728,6 +734,13 @@ ARGUED: dict[str, Argument] = {
         {38: "if (derivation.steps) or True else None"},
         "with no steps the statement is refused (a derivation needs at least one step)"
         " whatever ends is, and an exception the comparison raises is caught as a refusal",
+    ),
+    **_argue(K + "expr.x__canon", {95: 'getattr(expr, "args", None)'}, _ATOM),
+    **_argue(
+        K + "expr.x__canon",
+        {80: "if (n in renamed.scope_at) or True else _canon(a, depth)"},
+        "a binder's bounds canonicalised from the inner depth: the names they open start"
+        " past the binder's own (no capture), alike for both sides compared",
     ),
     **_argue(
         K + "assumptions.x_reached",

@@ -360,3 +360,6 @@ def test_a_step_refused_as_ill_formed_is_reported_with_its_number_and_rule() -> 
     result = audit(Derivation("float", Equation(x, half), steps))
     refused = result.steps[1]
     assert (refused.number, refused.rule_name, refused.ok) == (2, "ring", False)
+    assert (refused.step.claim, refused.used) == (half, frozenset())  # nothing used
+    assert refused.error is not None
+    assert refused.error.got == half  # what it was given
