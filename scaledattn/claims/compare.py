@@ -45,8 +45,10 @@ from scaledattn.claims.syntax import unparse
 from scaledattn.claims.terms import Value, has_moments, is_literal, tolerance
 from scaledattn.derive import audit_of
 from scaledattn.errors import InvalidArgument, Undecided
-from scaledattn.kernel import Audit, Cov, Derivation, E, Std, Var
+from scaledattn.kernel import Audit, Context, Cov, Derivation, E, Positive, Std, Var
+from scaledattn.kernel.assumptions import sign_facts
 from scaledattn.kernel.expr import is_random
+from scaledattn.kernel.vectors import positive
 from scaledattn.render import render
 from scaledattn.render.display import unicode_line
 from scaledattn.render.json import audit_json
@@ -117,6 +119,20 @@ def derivation_evidence(derivation: Derivation, what: str) -> Evidence:
 MOMENTS = (E, Var, Cov, Std)
 
 
+def nonzero_unknown(closed: dict[Expr, Expr], assumptions: Sequence[Any]) -> str:
+    """A moment's closed form not known to be non-zero ("" when each is), shown as ``M = v``.
+
+    Every moment of a quotient is checked, not only its divisors: one that divides may
+    appear elsewhere too, and a closed form cancelled against it (4c/c) is lost.
+    """
+    ctx = Context(tuple(a for a in assumptions if isinstance(a, Positive)))
+    for moment, value in closed.items():
+        facts, _ = sign_facts(value, ctx)
+        if facts.is_zero is not False and not positive(facts) and not positive(-facts):
+            return f"{show(moment)} = {show(value)}"
+    return ""
+
+
 def moments_divided(value: Expr) -> list[Expr]:
     """The outermost moments of ``value`` when one of them divides (else none)."""
     moments: list[Expr] = []
@@ -179,6 +195,9 @@ class Comparisons:
         for part in parts:
             closed[part], found = self.reduce(part, f"{what}: {show(part)}")
             evidence += found
+        unknown = nonzero_unknown(closed, self.setup.assumptions)
+        if unknown:
+            raise Undecided(f"{unknown} may be 0, and it divides {short(value)}")
         end = sympy.simplify(value.xreplace(closed))
         if degenerate(end) or end.has(sympy.zoo, sympy.nan):
             raise InvalidArgument(f"{what} reduces to a division by zero")

@@ -49,6 +49,7 @@ from scaledattn.claims.compare import (
     degenerate,
     derivation_evidence,
     moments_divided,
+    nonzero_unknown,
     number_text,
     rules_of,
     short,
@@ -252,6 +253,9 @@ class ClaimContext(Comparisons):
         for part in parts:
             closed[part], found = self.reduce(part, show(part))
             evidence += found
+        unknown = nonzero_unknown(closed, self.setup.assumptions)
+        if unknown:  # Var(2X)/Var(X) with Var(X) = c: 4c/c is 4 only where c ≠ 0
+            return Outcome(Verdict.UNDECIDED, reason=f"{unknown} may be 0, and it divides")
         outcome = self.identity(lhs.xreplace(closed), rhs.xreplace(closed), texts)
         if outcome.verdict is not Verdict.VERIFIED:
             return replace(outcome, evidence=(*evidence, *outcome.evidence))

@@ -17,7 +17,6 @@ Sum(q_i**2, (i, 1, 3))
 
 from __future__ import annotations
 
-import functools
 import itertools
 import sys
 from collections.abc import Callable
@@ -120,6 +119,10 @@ SYMPY_TERMS = frozenset({
 })  # fmt: skip
 
 
+#: How many arguments SymPy's functions of a fixed arity take.
+_ARITY = {sympy.Pow: 2, sympy.exp: 1, sympy.log: 1, sympy.Abs: 1, sympy.KroneckerDelta: 2}
+_ARITY |= {sympy.Eq: 2, sympy.Ne: 2, sympy.Not: 1}
+
 #: The kernel's modules: a class is the kernel's only if one of them holds it.
 KERNEL_MODULES = frozenset(
     f"scaledattn.kernel.{m}"
@@ -131,11 +134,8 @@ def _genuine(cls: type, modules: Callable[[str], bool]) -> bool:
     """Whether ``cls`` is found under its own name in its module, one of ``modules``."""
     name = cls.__module__ or ""
     module = sys.modules.get(name) if modules(name) else None
-    try:
-        found: Any = functools.reduce(getattr, cls.__qualname__.split("."), module)
-    except AttributeError:  # also a class made inside a function, or no module
-        return False
-    return found is cls
+    # by its one name: a dotted one could lead through an attribute the module imports
+    return module is not None and vars(module).get(cls.__qualname__) is cls
 
 
 def kernel_class(cls: type) -> bool:
@@ -174,6 +174,8 @@ def _refused(x: sympy.Basic) -> str | None:
             if _genuine(cls, lambda name: name.startswith("sympy.")):
                 return f"{cls.__name__} is not in the kernel's language (its sums are its own)"
             return f"{cls.__name__} is neither SymPy's nor the kernel's (its facts are on trust)"
+        if len(node.args) != _ARITY.get(cls, len(node.args)):  # Expr.__new__(Pow): no args
+            return f"{cls.__name__} with {len(node.args)} arguments"
         labels = 2 if cls is DotProduct else 1 if cls is Component else 0  # q, k first
         stack.extend((a, n < labels) for n, a in enumerate(node.args))
     return None
@@ -220,6 +222,7 @@ def _plain_function(cls: type) -> bool:
 
 #: The conditions under which a term is defined over the reals, and how they print.
 _NEEDS = {"nonzero": "≠ 0", "nonnegative": "≥ 0", "positive": "> 0", "convergent": "converges"}
+_NEEDS["smooth"] = "is differentiable"
 
 
 def conditions(term: Any) -> dict[tuple[str, Expr], frozenset[Symbol]]:
@@ -246,8 +249,8 @@ def conditions(term: Any) -> dict[tuple[str, Expr], frozenset[Symbol]]:
             condition = (kind, _rebuild(n.base))
         elif smooth and isinstance(n, (sympy.Abs, sympy.Max, sympy.Min)):  # corners
             condition = ("nonzero", _rebuild(n.args[0] - sum(n.args[1:])))
-        elif getattr(n, "is_limit", False):
-            condition = ("convergent", _rebuild(n))
+        elif getattr(n, "is_limit", False):  # under a derivative, no limit (a step's)
+            condition = ("smooth" if smooth else "convergent", _rebuild(n))
         if condition is not None:
             found[condition] = found.get(condition, limits) & limits
         stack.extend((a, limits, smooth) for a in getattr(n, "args", ()))
@@ -257,7 +260,7 @@ def conditions(term: Any) -> dict[tuple[str, Expr], frozenset[Symbol]]:
 def _sufficient(kind: str, base: Expr) -> list[tuple[str, Expr]]:
     """Conditions that together give ``base`` ``kind``: 2c ≠ 0 from c ≠ 0, c²V ≥ 0 from V ≥ 0."""
     coeff, rest = base.as_coeff_Mul()
-    if coeff == 0 or (kind != "nonzero" and coeff.is_negative) or kind == "convergent":
+    if coeff == 0 or (kind != "nonzero" and coeff.is_negative) or kind in ("convergent", "smooth"):
         return [(kind, base)]
     found = []
     for f in Mul.make_args(rest):
@@ -298,16 +301,18 @@ def unclaimable(
 
     with evaluate(True):
         evaluated = evaluate_part(term)
+        why = found[0] or _refused(term) or _refused(evaluated)
+        if why is None and any(isinstance(s, sympy.Dummy) for s in evaluated.free_symbols):
+            why = f"{evaluated} holds a name the kernel keeps for bound indices (a Dummy)"
+        if why is not None:
+            return why
         written, made = conditions(term), conditions(evaluated)
         where = {**made, **written}
         kept = set(made) | {(k, b) for p, b in made if p == "positive" for k in _NEEDS}
         needed = sorted(set(written) | set(made) if total else set(written) - kept, key=str)
         met = [(n in kept and not total, n, c) for c in needed for n in _sufficient(*c)]
         lost = [(k, b) for ok, (k, b), c in met if not (ok or holds(k, b, c not in kept, where[c]))]
-    why = found[0] or _refused(evaluated)
-    if why is None and any(isinstance(s, sympy.Dummy) for s in evaluated.free_symbols):
-        why = f"{evaluated} holds a name the kernel keeps for bound indices (a Dummy)"
-    if why is None and lost:  # c(c − 1)/(c − 1) is c only where c ≠ 1
+    if lost:  # c(c − 1)/(c − 1) is c only where c ≠ 1
         needs = ", ".join(dict.fromkeys(f"{b} {_NEEDS[k]}" for k, b in lost))
         why = f"{term} is defined only where {needs}, which is not assumed"
     return why

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 import sympy
-from sympy import Expr, Symbol
+from sympy import Add, Expr, KroneckerDelta, Mul, Symbol
 from sympy.core.function import AppliedUndef
 from sympy.core.parameters import evaluate
 from sympy.logic.boolalg import Boolean
@@ -354,10 +354,21 @@ def _entry_of(definition: Any) -> Any:
 
 
 def _bare(term: Any, lam: Symbol) -> bool:
-    """Whether ``lam`` occurs in ``term`` outside every exponential."""
+    """Whether ``lam`` occurs in ``term`` other than as e^{kλδ} or inside a definition.
+
+    Those are the two reasons a term of the calculus has no form P(e^λ)/Q(e^λ).
+    """
     if term == lam:
         return True
-    return not isinstance(term, sympy.exp) and any(_bare(a, lam) for a in term.args)
+    if isinstance(term, sympy.exp):
+        parts = Add.make_args(sympy.expand(term.args[0]))
+        weighted = (p.as_coeff_Mul() for p in parts if lam in p.free_symbols)
+        return not all(
+            c.is_Integer
+            and all(f == lam or isinstance(f, KroneckerDelta) for f in Mul.make_args(x))
+            for c, x in weighted
+        )
+    return any(_bare(a, lam) for a in term.args)
 
 
 #: The signs a term may have for large λ, for each condition.
@@ -380,7 +391,7 @@ def _claim(kind: str, x: Any, ctx: Context, used: set[Assumption]) -> Any:
         if kind == "convergent":  # lim e^λ is no number; without a form, if it is kept
             f, lam = term.args
             found = converges(f, lam, defs)
-            return not dropped if found is None else found
+            return not (dropped or _bare(f, lam)) if found is None else found
         for counted in (False, True):  # then with sums of constants counted: Σᵢ 16 = 16n
             e = sympy.expand(count_terms.apply(term, ctx)[0]) if counted else term
             facts, by = sign_facts(e, ctx)

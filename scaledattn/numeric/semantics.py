@@ -519,7 +519,10 @@ class _Evaluator:
             raise Undecided(f"{lim} has not converged along λ = {LIMIT_POINTS}")
         error = 10 * d2 + mpmath.mpf(10) ** -30 * scale
         near = Fraction(str(mpmath.nstr(_mpf(last), 30))).limit_denominator(MAX_SNAP_DENOMINATOR)
-        if abs(near) < MAX_SNAP and abs(_mpf(near) - _mpf(last)) <= error:
+        # 0 only where the sequence itself reaches it (e^{−88.7} ≈ 3·10⁻³⁹ is no 0: seed
+        # 20261205); another simple fraction within the sequence's error of its last value
+        close = abs(_mpf(near) - _mpf(last)) <= (10 * d2 if near == 0 else error)
+        if abs(near) < MAX_SNAP and close:
             return near  # within the sequence's error of a simple fraction: that fraction
         self.state.slack = max(self.state.slack, error / scale)
         return +_mpf(last)

@@ -105,3 +105,22 @@ def test_a_term_the_claim_reader_accepts_is_undefined_wherever_the_written_one_i
     symbols = {n: CONSTANTS[n]() for n in names_in(node)}
     ranges = {"rho": VALUES, "mu": VALUES, "sigma": (1, 2)}
     assert_same_where_defined(node, built, symbols, ranges)
+
+
+@pytest.mark.parametrize(
+    ("claim", "assume"),
+    [
+        ("Var(2*X)/Var(X) = 4", ["Var(X) = c"]),  # 4c/c is 4 only where c ≠ 0
+        ("Std(2*X)/Std(X) = 2", ["Var(X) = c^2"]),  # 2|c|/|c|
+    ],
+)
+def test_a_moment_that_divides_and_may_be_0_leaves_the_claim_undecided(
+    claim: str, assume: list[str]
+) -> None:
+    # review k11: each moment was reduced, and SymPy cancelled the closed forms
+    from scaledattn.claims import verify
+
+    result = verify(claim, assume)
+    assert result.verdict.name == "UNDECIDED"
+    assert "may be 0, and it divides" in result.reason
+    assert verify(claim, [*assume, "c > 0"]).verdict.name == "VERIFIED"

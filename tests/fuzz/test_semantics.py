@@ -276,3 +276,14 @@ def test_a_huge_limit_is_not_snapped_to_a_nearby_integer() -> None:
     world = World(values={i: F(2), lam: F(1, 2)})
     assert agree(Lim(body, lam), body, world) == "agree"
     assert meaning(Lim(Rational(1, 2) + exp(-lam), lam), world).values == (F(1, 2),)
+
+
+def test_a_tiny_constant_limit_is_not_snapped_to_0() -> None:
+    # lim over λ of the constant e^{−88.7} ≈ 3·10⁻³⁹ is that constant (fuzz seed 20261205).
+    from sympy import E
+
+    lam = Symbol("lambda", positive=True)
+    body = exp(-12 * E**2)
+    world = World(values={lam: F(1, 2)})
+    assert agree(Lim(body, lam), body, world) == "agree"
+    assert agree(Lim(exp(-lam), lam), F(0), world) == "agree"

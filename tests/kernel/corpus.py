@@ -1029,7 +1029,7 @@ WRONG: list[Wrong] = [
         None,
         lambda: one(R.substitute_moment, Lim(E(X * c), c), Lim(S.One, c), [Moment(E(X * c), 1)]),
         1,
-        MissingAssumption,
+        IllFormed,
     ),
     Wrong(
         "a range of the free m used under lim_m: lim_m Σⱼ₌₁ⁿ δⱼₘ = 1 (it is 0 once m > n)",
@@ -1041,7 +1041,7 @@ WRONG: list[Wrong] = [
             .qed()
         ),
         1,
-        StepMismatch,
+        IllFormed,
     ),
     Wrong(
         "E declares itself real: √(E[z]²) = |E[z]| for a complex z (z = i: i vs 1)",

@@ -312,3 +312,77 @@ def test_a_derivative_needs_a_smooth_function() -> None:
     assert "defined only where s_i ≠ 0" in str(result.errors[0])
     root = Deriv(sympy.sqrt(s[i] ** 2 + 1), s[i])  # √ of what is > 0: smooth
     assert _both(root, root, "ring").verified
+
+
+# ------------------------------------------------- what the mutation run found (issue 12)
+
+
+def test_a_class_planted_under_a_dotted_name_is_not_the_kernels() -> None:
+    # A foreign family named "sympy.AllApart" in a kernel module's name space used to be
+    # found through the module's `sympy` attribute: E[XY] = E[X]E[Y] with nothing declared.
+    from scaledattn.kernel.assumptions import IndependentComponents
+    from scaledattn.kernel.expr import kernel_class
+
+    class AllApart(IndependentComponents):
+        def __init__(self) -> None:
+            object.__setattr__(self, "vectors", ())
+
+        def block_key(self, atom: Any) -> Any:
+            return (atom, None)
+
+    AllApart.__module__, AllApart.__qualname__ = "scaledattn.kernel.assumptions", "sympy.AllApart"
+    sympy.AllApart = AllApart  # type: ignore[attr-defined]
+    try:
+        assert not kernel_class(AllApart)
+        claim = E(X) * E(Y)
+        proof = Derivation(
+            "split",
+            Equation(E(X * Y), claim),
+            (Step("expectation_mul_of_indep", claim),),
+            (AllApart(),),
+        )
+        assert not audit(proof).verified
+    finally:
+        del sympy.AllApart  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("cls", [sympy.Pow, sympy.exp, sympy.KroneckerDelta], ids=str)
+def test_a_node_built_without_its_arguments_is_refused(cls: Any) -> None:
+    from sympy import Expr
+
+    assert "arguments" in str(unclaimable(Expr.__new__(cls)))
+
+
+# ------------------------------------------- what a tenth hostile review found (k11)
+# A limit or a root with no form P(e^λ)/Q(e^λ) was taken as defined whenever evaluating
+# kept it; now only where λ occurs as e^{kλδ} or inside a definition, the two reasons a
+# term of the softmax calculus has no such form (the documented weak spot).
+
+m_n = Symbol("m", integer=True, positive=True)
+ZERO = Lim(sympy.exp(-lam), lam)
+
+K11: dict[str, Any] = {
+    "lim λ · lim e^{−λ} = 0": Lim(lam, lam) * ZERO,
+    "lim e^{λ²} · lim e^{−λ} = 0": Lim(sympy.exp(lam**2), lam) * ZERO,
+    "lim e^{λ/2} · lim e^{−λ} = 0": Lim(sympy.exp(lam / 2), lam) * ZERO,
+    "lim (−1)^m · lim e^{−λ} = 0": Lim((-1) ** m_n, m_n) * ZERO,
+    "lim √(1 − e^{λ/2}) · lim e^{−λ} = 0": Lim(sympy.sqrt(1 - sympy.exp(lam / 2)), lam) * ZERO,
+}
+
+
+@pytest.mark.parametrize("name", K11, ids=str)
+def test_a_limit_or_root_without_a_form_is_taken_only_for_a_delta_or_a_definition(
+    name: str,
+) -> None:
+    result = _both(K11[name], 0, "limit_at_infinity")
+    assert not result.verified
+    assert "is defined only where" in str(result.errors[0])
+
+
+def test_no_limit_under_a_derivative() -> None:
+    from scaledattn.kernel import Deriv, RealVector
+
+    s = RealVector("s", dimension("n"))
+    step = Lim(sympy.exp(lam * s[i]) / (1 + sympy.exp(lam * s[i])), lam)  # 0, ½ or 1
+    result = _both(Deriv(step, s[i]) * ZERO, 0, "limit_at_infinity")
+    assert "is differentiable, which is not assumed" in str(result.errors[0])

@@ -15,6 +15,7 @@ import pytest
 import sympy
 from sympy import Expr, Function, Symbol
 
+from scaledattn.definitions import Lead
 from scaledattn.errors import InvalidArgument
 from scaledattn.kernel import (
     RULES,
@@ -23,7 +24,6 @@ from scaledattn.kernel import (
     E,
     Equation,
     Group,
-    Lead,
     RandomVector,
     RealVector,
     Step,
@@ -159,7 +159,8 @@ def test_a_theorem_with_a_derivative_on_its_right_applies_under_its_definition()
 
 
 def test_a_definition_keeps_its_label() -> None:
-    from scaledattn.kernel import Entries, Shift
+    from scaledattn.definitions import Shift
+    from scaledattn.kernel import Entries
     from scaledattn.render.display import assumption_text
 
     r, s = RealVector("r", n), RealVector("s", n)
@@ -233,7 +234,8 @@ def test_a_softmax_weight_built_without_its_name_clashes_with_its_scores_entry()
 def test_a_definition_reaching_a_parameter_a_limit_binds_still_defines_its_vector() -> None:
     # r_j = s_j + 1 and s_j = t_j + μδ_jw: under lim over μ, r_i = s_i + 1 still holds (the
     # definition of s, with its μ, is read where it is used).
-    from scaledattn.kernel import Lead, Lim, Shift
+    from scaledattn.definitions import Lead, Shift
+    from scaledattn.kernel import Lim
 
     r, s, t = RealVector("r", n), RealVector("s", n), RealVector("t", n)
     mu = Symbol("mu", real=True)
@@ -247,14 +249,16 @@ def test_a_definition_reaching_a_parameter_a_limit_binds_still_defines_its_vecto
 
 def test_a_moment_about_a_constant_is_not_used_where_a_limit_binds_it() -> None:
     # E[X] = c + r_1 is about the free c; inside lim over c, c is another variable.
-    from scaledattn.kernel import Lim, Moment, Shift
+    from scaledattn.definitions import Shift
+    from scaledattn.kernel import Lim, Moment
 
     r, s = RealVector("r", n), RealVector("s", n)
-    c, a = Symbol("c", real=True), Symbol("a", real=True)
-    facts = (Shift(r, s, a), Moment(E(X), c + r[1]))
+    c, a = Symbol("c", positive=True), Symbol("a", real=True)  # E[X]/c needs c ≠ 0
+    facts = (Shift(r, s, a), Moment(E(X), sympy.exp(c) + r[1]))
+    decay = sympy.exp(-2 * c)  # so that the limit converges: (e^c + r_1)e^{−2c} → 0
     for lhs, claim, verified in (
-        (E(X) / c, (c + r[1]) / c, True),
-        (Lim(E(X) / c, c), Lim((c + r[1]) / c, c), False),
+        (E(X) / c, (sympy.exp(c) + r[1]) / c, True),
+        (Lim(E(X) * decay, c), Lim((sympy.exp(c) + r[1]) * decay, c), False),
     ):
         steps = (Step(RULES["substitute_moment"], claim),)
         assert audit(Derivation("moment", Equation(lhs, claim), steps, facts)).verified is verified
