@@ -749,6 +749,26 @@ ARGUED: dict[str, Argument] = {
         " earlier rounds find only definitions already found: keeping only the newest"
         " round's names finds the same definitions",
     ),
+    **_argue(
+        K + "calculus.x_eventual_sign",
+        {22: "lead = form[0].LC() * form[1].LC()"},
+        "only the sign of the lead is read: a/b and a·b have the same sign for b ≠ 0, and"
+        " _rational_form keeps only a Q whose leading coefficient is non-zero",
+    ),
+    **_argue(
+        K + "expr.x__sufficient",
+        {21: 'if kind == "nonzero" and (k.is_even and'},
+        "a divisor's base is a product only as written (SymPy spreads an integer power over"
+        " a product as it evaluates), and the evaluated term's own conditions name each"
+        " factor: in a claim every one must hold, and in an assumption or an axiom they"
+        " are kept, so x²·y ≠ 0 is decided through x ≠ 0 and y ≠ 0 either way",
+    ),
+    **_argue(
+        K + "expr.x__sufficient",
+        {11: '"XXconvergentXX"'},
+        "a limit's condition has the limit itself as its base, which is one factor with"
+        " coefficient 1: the product branch returns it unchanged, as the early return does",
+    ),
 }
 
 

@@ -386,3 +386,47 @@ def test_no_limit_under_a_derivative() -> None:
     step = Lim(sympy.exp(lam * s[i]) / (1 + sympy.exp(lam * s[i])), lam)  # 0, ½ or 1
     result = _both(Deriv(step, s[i]) * ZERO, 0, "limit_at_infinity")
     assert "is differentiable, which is not assumed" in str(result.errors[0])
+
+
+# ---------------------------------- what the mutation run found in the definedness check
+
+
+def test_under_a_derivative_a_root_needs_its_argument_positive() -> None:
+    from scaledattn.kernel import Deriv, RealVector
+
+    s = RealVector("s", dimension("n"))
+    norm = sympy.sqrt(s[i] ** 2 + s[j] ** 2)  # ≥ 0 everywhere, 0 (a corner) at the origin
+    assert _both(norm, norm, "ring").verified
+    result = _both(Deriv(norm, s[i]), Deriv(norm, s[i]), "ring")
+    assert "defined only where s_i**2 + s_j**2 > 0" in str(result.errors[0])
+
+
+def test_a_definition_leaves_the_sign_and_the_limit_undecided() -> None:
+    # r_w = s_w + λ: e^{r_w} grows like e^λ, though e^{r_w} alone looks like a constant.
+    from scaledattn.definitions import Lead
+    from scaledattn.kernel import RealVector
+    from scaledattn.kernel.calculus import converges, eventual_sign
+
+    n, w = dimension("n"), index("w")
+    r, s = RealVector("r", n), RealVector("s", n)
+    defs = {"r": Lead(r, s, w, lam)}
+    assert converges(sympy.exp(r[w]), lam, defs) is None
+    assert eventual_sign(sympy.exp(r[w]) - 2 * sympy.exp(lam), lam, defs) is None
+    assert converges(sympy.exp(s[w]), lam, defs) is True
+
+
+def test_a_negative_multiple_of_a_positive_sum_divides() -> None:
+    # 1/(−2·Σⱼ e^{s_j}) as written: its divisor is non-zero because Σⱼ e^{s_j} > 0.
+    from scaledattn.kernel import RealVector
+
+    s = RealVector("s", dimension("n"))
+    total = IndexSum(sympy.exp(s[j]), j, dimension("n"))
+    written = _written(lambda: sympy.Pow(-2 * total, -1, evaluate=False))
+    assert _both(written, -1 / (2 * total), "ring").verified
+
+
+def test_a_symbol_that_is_nonnegative_is_so_by_form() -> None:
+    from scaledattn.kernel.vectors import nonnegative
+
+    assert nonnegative(Symbol("a", nonnegative=True))
+    assert not nonnegative(Symbol("a", real=True))
