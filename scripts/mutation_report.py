@@ -764,6 +764,49 @@ ARGUED: dict[str, Argument] = {
         " are kept, so x²·y ≠ 0 is decided through x ≠ 0 and y ≠ 0 either way",
     ),
     **_argue(
+        K + "calculus.x__limit_at_infinity",
+        {56: "if (value is None) and False else (value, NOTHING)"},
+        "a local rule returning (None, NOTHING) is read as no rewrite: _everywhere's visit"
+        " returns the None and walk_scoped keeps the node, as when the rule returns None",
+    ),
+    **_argue(
+        K + "calculus.x__rational_form",
+        {2: "Dummy(None,", 3: "positive=None", 5: 'Dummy("u", )', 6: '"XXuXX"', 7: '"U"'},
+        "u's name and facts are read nowhere: P and Q are polynomials in u (only integer"
+        " powers of u are made) and only their degrees and leading coefficients are used",
+    ),
+    **_argue(
+        K + "calculus.x__rational_form",
+        {8: "positive=False"},
+        "u's facts are read nowhere: P and Q are polynomials in u (only integer powers of"
+        " u are made) and only their degrees and leading coefficients are used",
+    ),
+    **_argue(
+        K + "calculus.x_converges",
+        {18: "form[1].is_zero or"},
+        "Q is never the zero polynomial in a form, and a zero P has degree −∞, at most Q's:"
+        " either way a zero P converges",
+    ),
+    **_argue(
+        K + "expr.x__genuine",
+        {3: '"XXXX"'},
+        "a class without a module: no module is named XXXX (nor is it a kernel or SymPy"
+        " module), so it is no one's, as with the empty name",
+    ),
+    **_argue(
+        K + "expr.x__sufficient",
+        {12: '"CONVERGENT"', 13: '"XXsmoothXX"', 14: '"SMOOTH"'},
+        "a limit's condition has the limit itself as its base, which is one factor with"
+        " coefficient 1: the product branch returns it unchanged, as the early return does",
+    ),
+    **_argue(
+        K + "expr.x__sufficient",
+        {24: 'if kind == "NONZERO" or'},
+        "a divisor's base is a product only as written (SymPy spreads an integer power over"
+        " a product as it evaluates), and the evaluated term's own conditions name each"
+        " factor: x²·y ≠ 0 is decided through x ≠ 0 and y ≠ 0 either way",
+    ),
+    **_argue(
         K + "expr.x__sufficient",
         {11: '"XXconvergentXX"'},
         "a limit's condition has the limit itself as its base, which is one factor with"

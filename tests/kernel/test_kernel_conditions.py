@@ -430,3 +430,27 @@ def test_a_symbol_that_is_nonnegative_is_so_by_form() -> None:
 
     assert nonnegative(Symbol("a", nonnegative=True))
     assert not nonnegative(Symbol("a", real=True))
+
+
+def test_a_logarithm_of_a_square_needs_its_base_nonzero() -> None:
+    assert "defined only where x ≠ 0" in str(
+        _both(sympy.log(x**2), sympy.log(x**2), "ring").errors[0]
+    )
+    lhs = sympy.log(x**2)
+    assert audit(Derivation("l", Equation(lhs, lhs), (Step("ring", lhs),), (Positive(x),))).verified
+
+
+def test_the_limit_of_a_root_of_what_is_0_for_every_lambda_is_0() -> None:
+    zero = (sympy.exp(lam) + 1) ** 2 - sympy.exp(2 * lam) - 2 * sympy.exp(lam) - 1  # ≡ 0
+    assert _both(Lim(sympy.sqrt(zero), lam), 0, "limit_at_infinity").verified
+
+
+def test_a_limit_whose_leading_coefficient_may_be_0_has_no_decided_convergence() -> None:
+    from scaledattn.kernel import Context
+    from scaledattn.kernel.calculus import converges, limit_at_infinity
+
+    # e^λ/(x·e^λ + 1) tends to 1/x, but to ∞ at x = 0
+    assert converges(sympy.exp(lam) / (x * sympy.exp(lam) + 1), lam, {}) is None
+    # the rule leaves a limit that does not exist alone (the claim check refuses it first)
+    divergent = Lim(sympy.exp(lam), lam)
+    assert limit_at_infinity.apply(divergent, Context())[0] == divergent
