@@ -807,6 +807,11 @@ ARGUED: dict[str, Argument] = {
         " factor: x²·y ≠ 0 is decided through x ≠ 0 and y ≠ 0 either way",
     ),
     **_argue(
+        K + "expr.x_conditions",
+        {25: 'getattr(n, "is_derivative", None)'},
+        "smooth is read only as a truth value, and None is false as False is",
+    ),
+    **_argue(
         K + "expr.x__sufficient",
         {11: '"XXconvergentXX"'},
         "a limit's condition has the limit itself as its base, which is one factor with"
