@@ -808,6 +808,24 @@ ARGUED: dict[str, Argument] = {
     ),
     **_argue(
         K + "expr.x_conditions",
+        {70: 'getattr(n, "is_limit", None)'},
+        "is_limit is read only as a truth value, and None is false as False is",
+    ),
+    **_argue(
+        K + "theorem.x__claim",
+        {73: 'depends_on(term, "XXXX", defs, v)'},
+        "with a symbol given, depends_on compares the name only with the vectors entries"
+        " and weights belong to, and no vector is named XXXX (names are identifiers)",
+    ),
+    **_argue(
+        K + "theorem.x__claim",
+        {77: "bare = None"},
+        "a root whose argument holds λ bare stands in the body of a limit over λ, which then"
+        " holds λ bare too: that limit's convergence has no form and is refused (holds'"
+        " convergent branch), so the claim is refused whatever the root's answer",
+    ),
+    **_argue(
+        K + "expr.x_conditions",
         {25: 'getattr(n, "is_derivative", None)'},
         "smooth is read only as a truth value, and None is false as False is",
     ),

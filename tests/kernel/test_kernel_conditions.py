@@ -454,3 +454,28 @@ def test_a_limit_whose_leading_coefficient_may_be_0_has_no_decided_convergence()
     # the rule leaves a limit that does not exist alone (the claim check refuses it first)
     divergent = Lim(sympy.exp(lam), lam)
     assert limit_at_infinity.apply(divergent, Context())[0] == divergent
+
+
+def test_under_a_derivative_max_needs_no_corner() -> None:
+    # Max(s², 2 − 1) has a corner where s² = 1; s² + 1 and 2 are both positive there.
+    from scaledattn.kernel import Deriv, RealVector
+
+    s = RealVector("s", dimension("n"))
+    corner = Deriv(sympy.Max(s[i] ** 2 + 1, 2), s[i])
+    assert "defined only where" in str(_both(corner, corner, "ring").errors[0])
+
+
+def test_a_condition_outside_a_limit_is_not_taken_for_large_lambda() -> None:
+    # 1/(e^λ − 1) beside lim over the same λ: outside, e^λ − 1 ≠ 0 is not known.
+    lam_real = Symbol("lam", real=True)
+    inside = Lim(1 / (sympy.exp(lam) - 1), lam)
+    outside = 1 / (sympy.exp(lam_real) - 1)
+    for term in (outside + inside, outside * inside, outside + 2 * inside, outside * (1 + inside)):
+        assert not _both(term, term, "ring").verified
+
+
+def test_an_axiom_or_an_assumption_may_divide_by_what_its_form_keeps() -> None:
+    # Only what evaluating drops is asked of them: E[X]/c keeps c.
+    assert axiom("A", E(X) / c, E(X) / c).name == "A"
+    assert axiom("B", sympy.sqrt(x * y), sympy.sqrt(x * y)).name == "B"  # its form keeps x·y
+    assert Context.of((Moment(E(X), 1 / c),)).assumptions
