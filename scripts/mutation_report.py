@@ -807,6 +807,63 @@ ARGUED: dict[str, Argument] = {
         " factor: x²·y ≠ 0 is decided through x ≠ 0 and y ≠ 0 either way",
     ),
     **_argue(
+        K + "calculus.x__rational_form",
+        {4: "Dummy(positive=True)"},
+        "u's name is read nowhere: only the degrees and leading coefficients of P and Q",
+    ),
+    **_argue(
+        K + "expr.x__sufficient",
+        {23: '"XXnonzeroXX"'},
+        "a divisor's base is a product only as written, and the evaluated term's own"
+        " conditions name each factor: x²·y ≠ 0 is decided through x ≠ 0 and y ≠ 0 either way",
+    ),
+    **_argue(
+        K + "expr.x_by_own_facts",
+        {1: "dropped: bool = False"},
+        "by_own_facts reads neither dropped nor limits: they are there so that it can be"
+        " the default of the check a claim's holds replaces",
+    ),
+    **_argue(
+        K + "expr.x_conditions",
+        {13: 'getattr(n, "is_limit", None)'},
+        "is_limit is read only as a truth value, and None is false as False is",
+    ),
+    **_argue(
+        K + "expr.x_conditions",
+        {95: 'getattr(n, "args", None)', 98: 'getattr(n, "args", )'},
+        "every node reached is SymPy's (the term passed _refused first), and each has args",
+    ),
+    **_argue(
+        K + "theorem.x__claim",
+        {66: "depends_on(term, None, defs, v)"},
+        "with a symbol given, depends_on compares the name only with the vectors entries"
+        " and weights belong to, and no vector's name is None or empty",
+    ),
+    **_argue(
+        K + "theorem.x__claim",
+        {80: "_bare(term, None)"},
+        "a root whose argument holds λ bare stands in the body of a limit over λ, which then"
+        " holds λ bare too: that limit's convergence has no form and is refused (holds'"
+        " convergent branch), so the claim is refused whatever the root's answer",
+    ),
+    **_argue(
+        K + "theorem.x__claim",
+        {98: "isinstance(term, sympy.Basic)) or True"},
+        "as_term returns a SymPy term or raises: the test is always true where it is reached",
+    ),
+    **_argue(
+        K + "vectors.x_nonnegative",
+        {16: "if c <= 0 and"},
+        "a term of an Add has a non-zero coefficient (SymPy drops 0·t): c = 0 never occurs",
+    ),
+    **_argue(
+        K + "calculus.x__limit_at_infinity",
+        {18: "if inner is None and eventual_sign("},
+        "a claim's root inside a limit is admitted only where its argument is ≥ 0 for large λ"
+        " (the claim check decides it by the same eventual_sign): the rule's own check of it"
+        " never refuses what the admission let through",
+    ),
+    **_argue(
         K + "expr.x_conditions",
         {70: 'getattr(n, "is_limit", None)'},
         "is_limit is read only as a truth value, and None is false as False is",

@@ -467,9 +467,8 @@ def test_under_a_derivative_max_needs_no_corner() -> None:
 
 def test_a_condition_outside_a_limit_is_not_taken_for_large_lambda() -> None:
     # 1/(e^λ − 1) beside lim over the same λ: outside, e^λ − 1 ≠ 0 is not known.
-    lam_real = Symbol("lam", real=True)
     inside = Lim(1 / (sympy.exp(lam) - 1), lam)
-    outside = 1 / (sympy.exp(lam_real) - 1)
+    outside = 1 / (sympy.exp(lam) - 1)  # the same λ, free here
     for term in (outside + inside, outside * inside, outside + 2 * inside, outside * (1 + inside)):
         assert not _both(term, term, "ring").verified
 
@@ -479,3 +478,32 @@ def test_an_axiom_or_an_assumption_may_divide_by_what_its_form_keeps() -> None:
     assert axiom("A", E(X) / c, E(X) / c).name == "A"
     assert axiom("B", sympy.sqrt(x * y), sympy.sqrt(x * y)).name == "B"  # its form keeps x·y
     assert Context.of((Moment(E(X), 1 / c),)).assumptions
+
+
+def test_a_sign_is_read_from_the_term_as_written_before_it_is_expanded() -> None:
+    # (x + 1)² + 1 > 0 as it stands; expanded, x² + 2x + 2 shows no sign by its facts.
+    lhs = sympy.log((x + 1) ** 2 + 1)
+    assert _both(lhs, lhs, "ring").verified
+
+
+def test_nonnegative_by_form_refuses_what_may_be_negative() -> None:
+    from scaledattn.kernel.vectors import nonnegative
+
+    z = X + 1
+    assert not nonnegative(E(z) ** 2 / 2 - E(z**2) / 2)  # −Var(z)/2
+    assert not nonnegative(x**3)
+    assert nonnegative(IndexSum(x**2 * j, j, dimension("n")))
+
+
+def test_inside_a_limit_a_root_evaluating_drops_is_refused_even_through_a_definition() -> None:
+    from scaledattn.definitions import Lead
+    from scaledattn.kernel import RealVector, SoftmaxVector
+
+    n, w = dimension("n"), index("w")
+    r, s = RealVector("r", n), RealVector("s", n)
+    p = SoftmaxVector(r, "p")
+    squared = _written(lambda: Lim(sympy.sqrt(p[w] - 2) ** 2, lam))  # p_w − 2 < 0
+    proof = Derivation(
+        "q", Equation(squared, squared), (Step("ring", squared),), (Lead(r, s, w, lam),)
+    )
+    assert "is defined only where" in str(audit(proof).errors[0])

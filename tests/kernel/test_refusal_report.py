@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from scaledattn.errors import CannotDecide, MissingAssumption, StepMismatch
+from scaledattn.errors import CannotDecide, MissingAssumption, ProofError, StepMismatch
 from scaledattn.kernel import Derivation, E, Equation, Step, Var, audit, random_variables, theorem
 from scaledattn.kernel import rules as R
 
@@ -44,3 +44,24 @@ def test_the_installed_report_explains_and_chooses_the_class() -> None:
     mismatch = _refusal(R.variance_def, Var(X), E(X) ** 2 - E(X**2))
     assert "differs by: -2*E(X**2) + 2*E(X)**2" in str(mismatch)
     assert not isinstance(mismatch, CannotDecide)
+
+
+def test_the_first_report_that_works_reports(monkeypatch: pytest.MonkeyPatch) -> None:
+    def failing(*args: object) -> ProofError:
+        raise ValueError("no")
+
+    def plain(prev: object, rule: object, undecided: bool, fields: dict[str, object]) -> ProofError:
+        return MissingAssumption("  reported", missing="it", **fields)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(theorem, "REPORTS", [failing, plain])
+    assert "reported" in str(_refusal(R.variance_def, Var(X), E(X) ** 2 - E(X**2)))
+
+
+def test_without_a_report_an_undecided_step_is_cannot_decide(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from sympy import Symbol, sqrt
+
+    monkeypatch.setattr(theorem, "REPORTS", [])
+    a = Symbol("a")
+    assert type(_refusal(R.ring, sqrt(a**2), a)) is CannotDecide  # √(a²) = a: undecided
