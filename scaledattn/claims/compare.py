@@ -48,7 +48,7 @@ from scaledattn.errors import InvalidArgument, Undecided
 from scaledattn.kernel import Audit, Context, Cov, Derivation, E, Positive, Std, Var
 from scaledattn.kernel.assumptions import sign_facts
 from scaledattn.kernel.expr import is_random
-from scaledattn.kernel.vectors import positive
+from scaledattn.kernel.vectors import nonzero
 from scaledattn.render import render
 from scaledattn.render.display import unicode_line
 from scaledattn.render.json import audit_json
@@ -128,7 +128,7 @@ def nonzero_unknown(closed: dict[Expr, Expr], assumptions: Sequence[Any]) -> str
     ctx = Context(tuple(a for a in assumptions if isinstance(a, Positive)))
     for moment, value in closed.items():
         facts, _ = sign_facts(value, ctx)
-        if facts.is_zero is not False and not positive(facts) and not positive(-facts):
+        if facts.is_zero is not False and not nonzero(facts):
             return f"{show(moment)} = {show(value)}"
     return ""
 
@@ -190,18 +190,24 @@ class Comparisons:
         is not provable before Std(b) is known: each moment is reduced alone, and the
         closed forms are divided (exactly) once they are known.
         """
-        closed: dict[Expr, Expr] = {}
-        evidence: list[Evidence] = []
-        for part in parts:
-            closed[part], found = self.reduce(part, f"{what}: {show(part)}")
-            evidence += found
-        unknown = nonzero_unknown(closed, self.setup.assumptions)
+        closed, evidence, unknown = self.closed_moments(parts, f"{what}: ")
         if unknown:
             raise Undecided(f"{unknown} may be 0, and it divides {short(value)}")
         end = sympy.simplify(value.xreplace(closed))
         if degenerate(end) or end.has(sympy.zoo, sympy.nan):
             raise InvalidArgument(f"{what} reduces to a division by zero")
         return end, evidence
+
+    def closed_moments(
+        self, parts: list[Expr], label: str = ""
+    ) -> tuple[dict[Expr, Expr], list[Evidence], str]:
+        """Each moment's closed form and evidence, and one that may be 0 ("" if none may)."""
+        closed: dict[Expr, Expr] = {}
+        evidence: list[Evidence] = []
+        for part in parts:
+            closed[part], found = self.reduce(part, f"{label}{show(part)}")
+            evidence += found
+        return closed, evidence, nonzero_unknown(closed, self.setup.assumptions)
 
     def numeric(self, value: Expr, what: str) -> tuple[Expr, Interval, list[Evidence]]:
         """A side's closed form and its interval; undecided when it depends on a constant."""

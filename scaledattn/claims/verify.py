@@ -49,7 +49,6 @@ from scaledattn.claims.compare import (
     degenerate,
     derivation_evidence,
     moments_divided,
-    nonzero_unknown,
     number_text,
     rules_of,
     short,
@@ -248,12 +247,7 @@ class ClaimContext(Comparisons):
         The kernel takes a term only where it is defined: Std(a)/Std(b) needs Std(b) ≠ 0,
         which is known once Std(b) is reduced to its closed form.
         """
-        closed: dict[Expr, Expr] = {}
-        evidence: list[Evidence] = []
-        for part in parts:
-            closed[part], found = self.reduce(part, show(part))
-            evidence += found
-        unknown = nonzero_unknown(closed, self.setup.assumptions)
+        closed, evidence, unknown = self.closed_moments(parts)
         if unknown:  # Var(2X)/Var(X) with Var(X) = c: 4c/c is 4 only where c ≠ 0
             return Outcome(Verdict.UNDECIDED, reason=f"{unknown} may be 0, and it divides")
         outcome = self.identity(lhs.xreplace(closed), rhs.xreplace(closed), texts)
