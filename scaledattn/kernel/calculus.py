@@ -15,6 +15,7 @@ KroneckerDelta(i, m)
 
 from __future__ import annotations
 
+from itertools import product
 from typing import Any
 
 import sympy
@@ -23,7 +24,7 @@ from sympy import Add, Expr, KroneckerDelta, Mul, Pow, Symbol
 from scaledattn.kernel.assumptions import Assumption, Context
 from scaledattn.kernel.binders import Binder, Scope, rename_away, subst
 from scaledattn.kernel.expr import SUMS, IndexSum, fresh_index
-from scaledattn.kernel.rules import Rule, register
+from scaledattn.kernel.rules import Rule, register, sum_linear
 from scaledattn.kernel.vectors import (
     Deriv,
     Distinct,
@@ -41,7 +42,6 @@ from scaledattn.kernel.vectors import (
 Used = frozenset[Assumption]
 Rewrite = tuple[Expr, Used]
 NOTHING: Used = frozenset()
-MAX_PASSES = 40
 
 
 # ------------------------------------------------------------------ definitions
@@ -289,7 +289,17 @@ def _rational_limit(f: Expr, lam: Symbol) -> Expr | None:
 
 
 def converges(f: Expr, lam: Symbol, defs: dict[str, Entries]) -> bool | None:
-    """Whether lim_{λ→∞} f is finite, for f = P(e^λ)/Q(e^λ); None without that form."""
+    """Whether lim_{λ→∞} f is finite, for f = P(e^λ)/Q(e^λ); None without that form.
+
+    Also for √f (√ is continuous on [0, ∞); f ≥ 0 is a condition of its own) and for a
+    positive f whose square has the form (lim f = √(lim f²)), as ``limit_at_infinity``.
+    """
+    while isinstance(f, Pow) and f.exp == sympy.S.Half:
+        f = f.base
+    if isinstance(f, Add) and all(converges(a, lam, defs) for a in f.args):
+        return True  # a sum of finite limits is finite (and quicker to see, term by term)
+    roots = any(isinstance(a, Pow) and not a.exp.is_Integer for a in sympy.preorder_traversal(f))
+    f = f**2 if roots and positive(f) else f
     form = _rational_form(f, lam) if _admissible(f, lam, defs) else None
     return None if form is None else form[0].is_zero or form[0].degree() <= form[1].degree()
 
@@ -301,6 +311,43 @@ def eventual_sign(f: Expr, lam: Symbol, defs: dict[str, Entries]) -> int | None:
         return None if form is None else 0
     lead = form[0].LC() / form[1].LC()
     return 1 if positive(lead) else -1 if positive(-lead) else None
+
+
+#: At most this many deltas are split into their cases (2ⁿ of them).
+MAX_CASES = 3
+
+
+def cases(f: Expr, ctx: Context) -> tuple[list[Expr], Used] | None:
+    """``f`` with its definitions unfolded, once for each value (0, 1) of its free deltas.
+
+    Unfolded by the rules (pᵢ = e^{rᵢ}/Σⱼ e^{rⱼ}, rⱼ = sⱼ + λδⱼw, e^{λδ} = 1 + (e^λ − 1)δ,
+    Σⱼ δⱼw fⱼ = f_w), each an equality, so each case equals ``f`` where its deltas
+    have those values; with the assumptions the rules used. None: more than MAX_CASES.
+    """
+    f, used = _UNFOLD.apply(f, ctx)
+    free, stack = set(), [f]
+    while stack:  # the deltas outside every binder (inside, one may name a bound index)
+        e = stack.pop()
+        free |= {e} if isinstance(e, KroneckerDelta) else set()
+        stack.extend(() if isinstance(e, Binder) else e.args)
+    if len(free) > MAX_CASES:
+        return None
+    deltas = sorted(free, key=sympy.default_sort_key)
+    values = product((0, 1), repeat=len(deltas))
+    return [subst(f, dict(zip(deltas, v, strict=True))) for v in values], used
+
+
+def _unfold(e: Expr, ctx: Context, scope: Scope) -> Rewrite | None:
+    """The first of the rules ``cases`` unfolds by that rewrites ``e``."""
+    for rule in (softmax_def, entries_def, delta_distinct, exp_of_delta, sum_linear, sum_delta):
+        found = rule.local(e, ctx, scope)
+        if found is not None:
+            return found
+    return None
+
+
+#: Those rules together, bottom-up to a fixpoint (not registered: it justifies no step).
+_UNFOLD = Rule("unfold", "the rules of ``cases``", _unfold)
 
 
 def _limit_at_infinity(e: Expr, ctx: Context, scope: Scope) -> Rewrite | None:

@@ -32,7 +32,7 @@ from sympy.core.parameters import evaluate
 from sympy.printing.precedence import PRECEDENCE
 
 from scaledattn.errors import InvalidArgument
-from scaledattn.kernel.binders import Binder, subst
+from scaledattn.kernel.binders import Binder, Scope, arg_scopes, subst
 
 # --------------------------------------------------------------------------- atoms
 
@@ -225,20 +225,17 @@ _NEEDS = {"nonzero": "≠ 0", "nonnegative": "≥ 0", "positive": "> 0", "conver
 _NEEDS["smooth"] = "is differentiable"
 
 
-def conditions(term: Any) -> dict[tuple[str, Expr], frozenset[Symbol]]:
+def conditions(term: Any) -> dict[tuple[str, Expr], frozenset[Scope]]:
     """Where ``term`` is defined: divisors ≠ 0, roots ≥ 0, logarithms > 0, limits finite.
 
     Under a derivative, roots' arguments > 0 and no corner (|x| needs x ≠ 0). Each with
-    the variables of the limits it stands inside (not rebound by a sum inside them):
-    there it need hold only for large λ. One found in two places keeps the fewer.
+    the scopes it stands at: the binders around it (inside lim over λ it need hold only
+    for large λ; a fact about a symbol a sum rebinds is not read there).
     """
-    found: dict[tuple[str, Expr], frozenset[Symbol]] = {}
-    stack: list[tuple[Any, frozenset[Symbol], bool]] = [(term, frozenset(), False)]
+    found: dict[tuple[str, Expr], frozenset[Scope]] = {}
+    stack: list[tuple[Any, Scope, bool]] = [(term, Scope(), False)]
     while stack:
-        n, limits, smooth = stack.pop()  # smooth: inside a derivative
-        if isinstance(n, Binder):  # a limit adds its variable; a sum's index hides one
-            bound = set(n.bound)
-            limits = limits | bound if getattr(n, "is_limit", False) else limits - bound
+        n, scope, smooth = stack.pop()  # smooth: inside a derivative
         smooth = smooth or getattr(n, "is_derivative", False)
         condition = None
         if isinstance(n, sympy.log):
@@ -252,8 +249,9 @@ def conditions(term: Any) -> dict[tuple[str, Expr], frozenset[Symbol]]:
         elif getattr(n, "is_limit", False):  # under a derivative, no limit (a step's)
             condition = ("smooth" if smooth else "convergent", _rebuild(n))
         if condition is not None:
-            found[condition] = found.get(condition, limits) & limits
-        stack.extend((a, limits, smooth) for a in getattr(n, "args", ()))
+            found[condition] = found.get(condition, frozenset()) | {scope}
+        if getattr(n, "args", ()):
+            stack.extend((a, s, smooth) for a, s in zip(n.args, arg_scopes(n, scope), strict=True))
     return found
 
 
@@ -272,7 +270,7 @@ def _sufficient(kind: str, base: Expr) -> list[tuple[str, Expr]]:
     return found
 
 
-def by_own_facts(kind: str, term: Expr, dropped: bool = True, limits: Any = ()) -> bool:
+def by_own_facts(kind: str, term: Expr, scope: Any = None) -> bool:
     """Whether ``term`` is ``kind`` (nonzero, nonnegative, positive) by its symbols' facts."""
     return getattr(term, f"is_{kind}", None) is True
 
@@ -285,8 +283,8 @@ def unclaimable(
     Evaluated, each of its parts must still be in the language (1/0 in 1/(1/0) is
     not), and it may hold no Dummy free: Dummies are the kernel's bound and fresh
     names, which a free one would capture. The conditions it is real under must hold
-    (``holds(kind, base, dropped, limits)``): all of them when ``total``, else those
-    evaluating drops (x/x is 1 only where x ≠ 0).
+    (``holds(kind, base, scope)`` at each scope it stands at): all of them when
+    ``total``, else those evaluating drops (x/x is 1 only where x ≠ 0).
     """
     found: list[str | None] = [None]
 
@@ -307,11 +305,13 @@ def unclaimable(
         if why is not None:
             return why
         written, made = conditions(term), conditions(evaluated)
-        where = {**made, **written}
+        where = {c: written.get(c, set()) | made.get(c, set()) for c in {*written, *made}}
         kept = set(made) | {(k, b) for p, b in made if p == "positive" for k in _NEEDS}
         needed = sorted(set(written) | set(made) if total else set(written) - kept, key=str)
         met = [(n in kept and not total, n, c) for c in needed for n in _sufficient(*c)]
-        lost = [(k, b) for ok, (k, b), c in met if not (ok or holds(k, b, c not in kept, where[c]))]
+        lost = [
+            (k, b) for ok, (k, b), c in met if not (ok or all(holds(k, b, s) for s in where[c]))
+        ]
     if lost:  # c(c − 1)/(c − 1) is c only where c ≠ 1
         needs = ", ".join(dict.fromkeys(f"{b} {_NEEDS[k]}" for k, b in lost))
         why = f"{term} is defined only where {needs}, which is not assumed"

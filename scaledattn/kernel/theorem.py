@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 import sympy
-from sympy import Add, Expr, KroneckerDelta, Mul, Symbol
+from sympy import Expr
 from sympy.core.function import AppliedUndef
 from sympy.core.parameters import evaluate
 from sympy.logic.boolalg import Boolean
@@ -37,7 +37,7 @@ from scaledattn.errors import (
 )
 from scaledattn.kernel.assumptions import Assumption, Context, reached, sign_facts, terms_of
 from scaledattn.kernel.binders import Scope, arg_scopes
-from scaledattn.kernel.calculus import converges, eventual_sign
+from scaledattn.kernel.calculus import cases, converges, eventual_sign
 from scaledattn.kernel.expr import as_term, by_own_facts, normal_form, rebuild, same, unclaimable
 from scaledattn.kernel.rules import RULES, Rule, count_terms, is_registered, prop_key
 from scaledattn.kernel.vectors import (
@@ -297,8 +297,12 @@ def check_step(
     number: int,
     derivation: Derivation,
     theorems: Mapping[str, Theorem] | None = None,
+    admitted: dict[int, tuple[Any, Any, set[Assumption]]] | None = None,
 ) -> StepResult:
-    """Check one step against the previous expression; never raises a ProofError."""
+    """Check one step against the previous expression; never raises a ProofError.
+
+    ``admitted``: the claims of this derivation already admitted, by identity (``audit``).
+    """
     theorems = theorems or {}
     name, kind = derivation.name, _kind(derivation.statement)
     try:
@@ -306,8 +310,12 @@ def check_step(
     except UnknownRule as err:
         return StepResult(number, step, err.rule, None, frozenset(), err)
     try:
-        ctx, needs = derivation.context, set[Assumption]()
-        prev, claim = _claim(kind, prev, ctx, needs), _claim(kind, step.claim, ctx, needs)
+        ctx, needs, seen = (
+            derivation.context,
+            set[Assumption](),
+            {} if admitted is None else admitted,
+        )
+        prev, claim = (_admitted(kind, x, ctx, needs, seen) for x in (prev, step.claim))
         result = _check_step(prev, replace(step, claim=claim), number, derivation, rule, ctx, kind)
         return replace(result, used=result.used | needs) if result.ok else result
     except Exception as err:  # a term the kernel cannot take apart is refused
@@ -315,6 +323,15 @@ def check_step(
             raise
         error = _refusal(err, theorem=name, step=number, rule=rule.name, got=step.claim)
         return StepResult(number, step, rule.name, None, frozenset(), error)
+
+
+def _admitted(kind: str, x: Any, ctx: Context, used: set[Assumption], seen: dict[int, Any]) -> Any:
+    """``_claim(kind, x, ctx, used)``, once for each object ``x`` of one derivation."""
+    if id(x) not in seen or seen[id(x)][0] is not x:  # (x is kept: its id is not reused)
+        needs: set[Assumption] = set()
+        seen[id(x)] = (x, _claim(kind, x, ctx, needs), needs)
+    used |= seen[id(x)][2]
+    return seen[id(x)][1]
 
 
 def _refusal(err: Exception, **where: Any) -> IllFormed:
@@ -353,24 +370,6 @@ def _entry_of(definition: Any) -> Any:
     return Entry(definition.name, definition.index, definition.dim)
 
 
-def _bare(term: Any, lam: Symbol) -> bool:
-    """Whether ``lam`` occurs in ``term`` other than as e^{kλδ} or inside a definition.
-
-    Those are the two reasons a term of the calculus has no form P(e^λ)/Q(e^λ).
-    """
-    if term == lam:
-        return True
-    if isinstance(term, sympy.exp):
-        parts = Add.make_args(sympy.expand(term.args[0]))
-        weighted = (p.as_coeff_Mul() for p in parts if lam in p.free_symbols)
-        return not all(
-            c.is_Integer
-            and all(f == lam or isinstance(f, KroneckerDelta) for f in Mul.make_args(x))
-            for c, x in weighted
-        )
-    return any(_bare(a, lam) for a in term.args)
-
-
 #: The signs a term may have for large λ, for each condition.
 _SIGNS = {"nonzero": (1, -1), "positive": (1,), "nonnegative": (0, 1)}
 
@@ -381,33 +380,42 @@ def _claim(kind: str, x: Any, ctx: Context, used: set[Assumption]) -> Any:
     It is defined wherever the assumptions hold: each condition it is real under (a
     divisor ≠ 0) follows from them (those it uses go into ``used``) or from its form.
     Inside lim over λ, one on λ need hold only for large λ: decided from its form
-    P(e^λ)/Q(e^λ); without one (λ enters through a definition), a root's argument that
-    evaluating keeps is taken, a divisor or a logarithm's argument is not.
+    P(e^λ)/Q(e^λ), with definitions unfolded and for each value of its deltas.
     """
     if kind == "iff" and isinstance(x, bool):
         return sympy.true if x else sympy.false
 
-    def holds(kind: str, term: Expr, dropped: bool, limits: frozenset[Symbol]) -> bool:
-        if kind == "convergent":  # lim e^λ is no number; without a form, if it is kept
+    def holds(kind: str, term: Expr, scope: Scope) -> bool:
+        local = ctx.visible(scope)
+        if kind == "convergent":  # lim e^λ is no number
             f, lam = term.args
-            found = converges(f, lam, defs)
-            return not (dropped or _bare(f, lam)) if found is None else found
+            return for_large(kind, f, lam, ctx.visible(scope.enter(term)))
         for counted in (False, True):  # then with sums of constants counted: Σᵢ 16 = 16n
-            e = sympy.expand(count_terms.apply(term, ctx)[0]) if counted else term
-            facts, by = sign_facts(e, ctx)
+            e = sympy.expand(count_terms.apply(term, local)[0]) if counted else term
+            facts, by = sign_facts(e, local)
             form = nonnegative(facts) if kind == "nonnegative" else positive(facts)
             if by_own_facts(kind, facts) or form:
                 used.update(by)
                 return True
-        signs = [eventual_sign(term, v, defs) for v in limits if depends_on(term, "", defs, v)]
-        if not signs:  # inside lim over λ, for large λ only (for each λ it depends on)
+        limits = [v for v in scope.limits if depends_on(term, "", defs, v)]
+        # inside lim over λ, for large λ only
+        return bool(limits) and all(for_large(kind, term, v, local) for v in limits)
+
+    def for_large(kind: str, f: Expr, lam: Any, local: Context) -> bool:
+        """Whether f is ``kind`` for large λ by its form P(e^λ)/Q(e^λ), or in each case."""
+
+        def test(g: Expr) -> bool:
+            if kind == "convergent":
+                return converges(g, lam, defs) is True
+            return eventual_sign(g, lam, defs) in _SIGNS.get(kind, ())
+
+        if test(f):
+            return True
+        split = cases(f, local)  # definitions unfolded, deltas 0 and 1
+        if split is None or not all(map(test, split[0])):
             return False
-        if None in signs:  # no form P(e^λ)/Q(e^λ): a root's argument evaluating keeps, if
-            # only where λ enters through exponentials (e^{λδₜw}) and definitions (r = s +
-            # λe_w), never bare (√(1 − λ) is undefined for every λ > 1)
-            bare = any(_bare(term, v) for v in limits)
-            return kind == "nonnegative" and not dropped and not bare
-        return all(s in _SIGNS[kind] for s in signs)
+        used.update(split[1])
+        return True
 
     term = as_term(x)
     defs = definitions(ctx)
@@ -492,10 +500,10 @@ class Audit:
 def audit(derivation: Derivation, theorems: Mapping[str, Theorem] | None = None) -> Audit:
     """Check every step (each against its predecessor's claim) and the statement."""
     with evaluate(True):
-        results = []
+        results, seen = [], dict[int, tuple[Any, Any, set[Assumption]]]()
         prev = derivation.start
         for number, step in enumerate(derivation.steps, start=1):
-            results.append(check_step(prev, step, number, derivation, theorems))
+            results.append(check_step(prev, step, number, derivation, theorems, seen))
             prev = step.claim
         statement_error: ProofError | None = None
         kind, ends, needs = _kind(derivation.statement), None, set[Assumption]()
@@ -503,7 +511,9 @@ def audit(derivation: Derivation, theorems: Mapping[str, Theorem] | None = None)
             if (clash := _name_clash(derivation)) is not None:
                 raise InvalidArgument(f"two different things are named {clash}")
             ctx = derivation.context
-            prev, rhs = (_claim(kind, x, ctx, needs) for x in (prev, derivation.statement.rhs))
+            prev, rhs = (
+                _admitted(kind, x, ctx, needs, seen) for x in (prev, derivation.statement.rhs)
+            )
             ends = _equal(kind, prev, rhs) if derivation.steps else None
         except Exception as err:  # as in check_step: a term it cannot take apart is refused
             statement_error = statement_error or _refusal(err, theorem=derivation.name)

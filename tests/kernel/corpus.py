@@ -831,8 +831,8 @@ WRONG: list[Wrong] = [
         "δₜw = 0 without declaring t ≠ w",
         "saturation_limits",
         assuming("p_minus_y_limit", drop=[Distinct(t, w)]),
-        7,
-        StepMismatch,
+        1,  # without t ≠ w, Σpᵢ² − 2pₜ + 1 ≥ 0 is not shown: at t = w its form's
+        IllFormed,  # leading coefficients cancel (it is Σ_{i≠w} pᵢ² + (1 − p_w)² ≥ 0)
     ),
     Wrong(
         "t ≠ w used inside Σ_w, where the bound w runs through t: Σ_w δ_tw = 0",
@@ -916,8 +916,8 @@ WRONG: list[Wrong] = [
         "t ≠ m declared where t ≠ w is needed",
         "saturation_limits",
         assuming("p_minus_y_limit", drop=[Distinct(t, w)], add=[Distinct(t, m)]),
-        7,
-        StepMismatch,
+        1,  # without t ≠ w, Σpᵢ² − 2pₜ + 1 ≥ 0 is not shown: at t = w its form's
+        IllFormed,  # leading coefficients cancel (it is Σ_{i≠w} pᵢ² + (1 − p_w)² ≥ 0)
     ),
     Wrong(
         "the delta dropped from the limit of p_i",
@@ -933,7 +933,7 @@ WRONG: list[Wrong] = [
             C.limit_at_infinity,
             Lim(sat.p[i], lam),
             sat.p[i],
-            [Lead(r, s, w, lam)],
+            [Lead(r, s, w, lam), IndexRange(w, n)],
         ),
         1,
         StepMismatch,

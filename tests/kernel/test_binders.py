@@ -28,6 +28,7 @@ from scaledattn.kernel import (
     E,
     Entries,
     Equation,
+    IndexRange,
     IndexSum,
     Lim,
     Moment,
@@ -388,7 +389,10 @@ def test_a_limit_whose_variable_a_definition_reads_is_never_renamed() -> None:
     w = index("w")
     p = SoftmaxVector(r)
     assert verdict(Lim(p[w], lam), Lim(p[w], mu), R.ring, (Lead(r, s, w, lam),)) is not None
-    assert verdict(Lim(p[w], lam), Lim(p[w], lam), R.ring, (Lead(r, s, w, lam),)) is None
+    lead = (Lead(r, s, w, lam), IndexRange(w, n))
+    assert verdict(Lim(p[w], lam), Lim(p[w], lam), R.ring, lead) is None
+    # without w ≤ n, r_w = s_w + λ may lead no entry of Σⱼ e^{rⱼ}: p_w need not converge
+    assert "converges" in str(verdict(Lim(p[w], lam), Lim(p[w], lam), R.ring, lead[:1]))
     nested = Lim(Lim(p[w], lam) * lam, lam)  # the inner limit keeps its λ: it shadows
     assert str(nested) == "lim[lambda→∞](lambda*lim[lambda→∞](p_w))"
     with pytest.raises(InvalidArgument, match="never renamed"):

@@ -14,9 +14,10 @@ from sympy import KroneckerDelta, S, Symbol, exp, log, sqrt
 
 from scaledattn.definitions import Lead, OneHot, Shift
 from scaledattn.derive import audit_of, calc
-from scaledattn.errors import InvalidArgument, ProofError, StepMismatch
+from scaledattn.errors import InvalidArgument, ProofError
 from scaledattn.kernel import (
     Audit,
+    Context,
     Deriv,
     Distinct,
     Entries,
@@ -342,10 +343,12 @@ def test_limit_at_infinity_refuses_a_divergent_ratio() -> None:
 
 def test_limit_at_infinity_refuses_a_root_whose_square_has_no_limit() -> None:
     # √(1 + e^λ) + 1 > 0 holds a root, so the rule looks for lim f² = lim (2 + e^λ +
-    # 2√(1 + e^λ)), which diverges: the rule does not apply, a plain mismatch (not a
-    # rule that broke on the missing limit).
-    error = rejection(Lim(sqrt(1 + exp(lam)) + 1, lam), S.One, limit_at_infinity)
-    assert isinstance(error, StepMismatch)
+    # 2√(1 + e^λ)), which diverges: the rule leaves it (it does not break on the missing
+    # limit), and the claim is refused before: its limit does not converge.
+    divergent = Lim(sqrt(1 + exp(lam)) + 1, lam)
+    assert limit_at_infinity.apply(divergent, Context())[0] == divergent
+    error = rejection(divergent, S.One, limit_at_infinity)
+    assert "converges, which is not assumed" in str(error)
 
 
 def test_limit_at_infinity_refuses_a_leading_coefficient_not_known_non_zero() -> None:

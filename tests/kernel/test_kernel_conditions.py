@@ -9,6 +9,7 @@ c ≠ 1.
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import pytest
@@ -37,6 +38,7 @@ from scaledattn.kernel import (
     index,
     random_variables,
 )
+from scaledattn.kernel.binders import Scope
 from scaledattn.kernel.expr import conditions, unclaimable
 
 X, Y = random_variables("X Y")
@@ -125,10 +127,11 @@ def test_an_assumption_holds_its_value_evaluated() -> None:
 
 def test_conditions_name_each_divisor_root_and_logarithm() -> None:
     term = _written(lambda: sympy.log(c) + sympy.sqrt(c + 1) + 1 / (c - 2) + c ** Rational(-1, 2))
+    top = frozenset({Scope()})  # each stands under no binder
     assert conditions(term) == {
-        ("positive", c): frozenset(),
-        ("nonnegative", c + 1): frozenset(),
-        ("nonzero", c - 2): frozenset(),
+        ("positive", c): top,
+        ("nonnegative", c + 1): top,
+        ("nonzero", c - 2): top,
     }
     assert unclaimable(term) is None  # nothing is dropped: the term keeps what it needs
 
@@ -245,7 +248,9 @@ def test_nonnegative_by_form_knows_variances_means_of_squares_and_jensen() -> No
 
 def test_inside_a_limit_a_divisor_reached_only_through_a_definition_is_refused() -> None:
     # g = Σᵢ pᵢ − 1 is 0 for every λ (p = softmax(r), r = s + λe_w): 1/g is never defined,
-    # and no form P(e^λ)/Q(e^λ) shows it; a root of what evaluating keeps is taken.
+    # and no form P(e^λ)/Q(e^λ) shows it. A root of what evaluating keeps was taken (the
+    # weak spot of reviews k9–k11); now a root's argument, unfolded, must show its sign:
+    # Σpᵢ² − 2p_w + 1 = Σ_{i≠w} pᵢ² + (1 − p_w)² does not (its e^λ terms cancel).
     from scaledattn.definitions import Lead
     from scaledattn.kernel import RealVector, SoftmaxVector
 
@@ -260,7 +265,7 @@ def test_inside_a_limit_a_divisor_reached_only_through_a_definition_is_refused()
     assert "is defined only where" in str(audit(divided).errors[0])
     rooted = Lim(sympy.sqrt(IndexSum(p[i] ** 2, i, n) - 2 * p[w] + 1), lam)
     kept = Derivation("h", Equation(rooted, rooted), (Step("ring", rooted),), (lead,))
-    assert audit(kept).verified
+    assert "- 2*p_w + 1 ≥ 0, which is not assumed" in str(audit(kept).errors[0])
 
 
 # -------------------------------------------- what a ninth hostile review found (k10)
@@ -507,3 +512,97 @@ def test_inside_a_limit_a_root_evaluating_drops_is_refused_even_through_a_defini
         "q", Equation(squared, squared), (Step("ring", squared),), (Lead(r, s, w, lam),)
     )
     assert "is defined only where" in str(audit(proof).errors[0])
+
+
+# ---------------------------------- the weak spot of reviews k9–k11, closed (issue 12)
+# Inside a limit, a root's argument or a limit's convergence with no form P(e^λ)/Q(e^λ)
+# was taken when evaluating kept it. Now definitions are unfolded and sums split at their
+# deltas (by the kernel's own rules, each an equality), each free delta is read as 0 and
+# as 1, and every case must show its sign or convergence by its form.
+
+
+def _lead_facts(*more: Any) -> tuple[Any, ...]:
+    from scaledattn.definitions import Lead
+    from scaledattn.kernel import IndexRange, RealVector
+
+    n, w = dimension("n"), index("w")
+    r, s = RealVector("r", n), RealVector("s", n)
+    return (Lead(r, s, w, lam), IndexRange(w, n), *more)
+
+
+def _lead_vectors() -> tuple[Any, Any, Any, Any]:
+    from scaledattn.kernel import RealVector, SoftmaxVector
+
+    n = dimension("n")
+    r, s = RealVector("r", n), RealVector("s", n)
+    return r, s, SoftmaxVector(r, "p"), n
+
+
+def test_a_limit_that_diverges_through_a_definition_is_refused() -> None:
+    # lim e^{r_w} · lim e^{−λ} = 0 was certified: r_w = s_w + λ, so lim e^{r_w} = ∞.
+    r, _, _, _ = _lead_vectors()
+    w = index("w")
+    lhs = _written(lambda: Lim(sympy.exp(r[w]), lam) * Lim(sympy.exp(-lam), lam))
+    error = audit(Derivation("d", Equation(lhs, 0), (Step("ring", 0),), _lead_facts())).errors[0]
+    assert "lim[lam→∞](exp(r_w)) converges, which is not assumed" in str(error)
+    # unfolded, a limit that does converge is taken: lim e^{r_w − λ} = e^{s_w}
+    fine = _written(lambda: Lim(sympy.exp(r[w] - lam), lam))
+    assert audit(
+        Derivation("f", Equation(fine, fine), (Step("ring", fine),), _lead_facts())
+    ).verified
+
+
+def test_a_root_negative_in_one_case_of_a_delta_is_refused() -> None:
+    # √(e^{λδₜw} − 2) with t ≠ w: δₜw = 0, so it is √(−1) for every λ.
+    from scaledattn.kernel import Distinct
+
+    t, w = index("t"), index("w")
+    lhs = _written(lambda: Lim(sympy.sqrt(sympy.exp(lam * sympy.KroneckerDelta(t, w)) - 2), lam))
+    for facts in ((), (Distinct(t, w),)):
+        result = audit(Derivation("r", Equation(lhs, lhs), (Step("ring", lhs),), facts))
+        assert "≥ 0, which is not assumed" in str(result.errors[0])
+    # where δ is 1 (t = w written out), √(1 − 2e^{−λ}) is ≥ 0 for large λ, and converges
+    at_w = _written(lambda: Lim(sympy.sqrt(1 - 2 * sympy.exp(-lam)), lam))
+    assert audit(Derivation("w", Equation(at_w, at_w), (Step("ring", at_w),))).verified
+
+
+def test_a_definition_read_at_an_index_out_of_its_range_gives_no_limit() -> None:
+    # Without w ≤ n, r_w = s_w + λ leads no term of Σⱼ e^{rⱼ}: p_w need not converge.
+    _, _, p, _ = _lead_vectors()
+    w = index("w")
+    claim = Lim(p[w], lam)
+    proof = Derivation("p", Equation(claim, claim), (Step("ring", claim),), _lead_facts()[:1])
+    assert "converges, which is not assumed" in str(audit(proof).errors[0])
+    proof = Derivation("p", Equation(claim, claim), (Step("ring", claim),), _lead_facts())
+    assert audit(proof).verified
+
+
+def test_the_unfolding_records_the_definitions_and_ranges_it_used() -> None:
+    _, _, p, _ = _lead_vectors()
+    w = index("w")
+    claim = Lim(p[w], lam)
+    facts = _lead_facts(Positive(c))
+    theorem = audit(Derivation("u", Equation(claim, claim), (Step("ring", claim),), facts)).theorem
+    assert theorem is not None
+    assert theorem.used == frozenset(facts[:2])
+
+
+def test_a_delta_under_a_sum_is_not_read_as_0_or_1() -> None:
+    # Σᵢ δᵢw e^{λδᵢw} names the bound i: it is e^λ (with w ≤ n), not a case of δ.
+    from scaledattn.kernel import IndexRange
+
+    n, i, w = dimension("n"), index("i"), index("w")
+    total = IndexSum(sympy.KroneckerDelta(i, w) * sympy.exp(lam * sympy.KroneckerDelta(i, w)), i, n)
+    claim = Lim(total, lam)
+    proof = Derivation("s", Equation(claim, claim), (Step("ring", claim),), (IndexRange(w, n),))
+    assert "converges, which is not assumed" in str(audit(proof).errors[0])
+
+
+def test_more_deltas_than_the_cases_it_reads_are_refused() -> None:
+    from scaledattn.kernel.calculus import MAX_CASES, cases
+
+    names = [index(f"a{k}") for k in range(MAX_CASES + 2)]
+    deltas = sum(sympy.KroneckerDelta(a, b) for a, b in itertools.pairwise(names))
+    assert cases(sympy.exp(lam) * deltas, Context()) is None
+    few = sympy.KroneckerDelta(*names[:2]) * sympy.exp(lam)
+    assert cases(few, Context()) == ([0 * few, sympy.exp(lam)], frozenset())

@@ -233,17 +233,19 @@ def test_a_softmax_weight_built_without_its_name_clashes_with_its_scores_entry()
 
 def test_a_definition_reaching_a_parameter_a_limit_binds_still_defines_its_vector() -> None:
     # r_j = s_j + 1 and s_j = t_j + μδ_jw: under lim over μ, r_i = s_i + 1 still holds (the
-    # definition of s, with its μ, is read where it is used).
+    # definition of s, with its μ, is read where it is used). With i ≠ w, s_i = t_i and
+    # the limit exists (at i = w it would not: s_w = t_w + μ).
     from scaledattn.definitions import Lead, Shift
-    from scaledattn.kernel import Lim
+    from scaledattn.kernel import Distinct, Lim
 
     r, s, t = RealVector("r", n), RealVector("s", n), RealVector("t", n)
     mu = Symbol("mu", real=True)
     claim = Lim(s[i] + 1, mu)
-    proof = Derivation(
-        "unfold", Equation(Lim(r[i], mu), claim), (Step(RULES["entries_def"], claim),),
-        (Lead(s, t, w, mu), Shift(r, s, 1)),
-    )  # fmt: skip
+    facts = (Lead(s, t, w, mu), Shift(r, s, 1))
+    step = (Step(RULES["entries_def"], claim),)
+    proof = Derivation("unfold", Equation(Lim(r[i], mu), claim), step, facts)
+    assert "converges, which is not assumed" in str(audit(proof).errors[0])
+    proof = Derivation("unfold", Equation(Lim(r[i], mu), claim), step, (*facts, Distinct(i, w)))
     assert audit(proof).verified
 
 
