@@ -85,7 +85,9 @@ KERNEL_THIRD_PARTY = {"sympy"}
 # P(e^λ)/Q(e^λ) is decided on its cases (definitions unfolded by the kernel's rules, each
 # free delta 0 and 1), never taken on trust; each condition is checked at every scope it
 # stands at, with the facts readable there; a derivation's claims are admitted once each.
-KERNEL_LINE_BUDGET = 2335
+# 2335 → 2343 (review k12): a delta that varies with λ is no case; no entry at the
+# limit's variable (in a limit's body or once unfolded).
+KERNEL_LINE_BUDGET = 2343
 
 
 def _module_name(path: Path) -> str:

@@ -58,7 +58,8 @@ class Binder(Expr):
         if not self.renameable and tuple(new) != self.bound:
             raise InvalidArgument(
                 f"the variable {', '.join(map(str, self.bound))} of {type(self).__name__}"
-                " is read by name by the definitions it reaches: it is never renamed"
+                " is never renamed (a definition may read it by name): a renaming it needs"
+                " is refused"
             )
         mapping = dict(zip(self.bound, new, strict=True))
         args = list(self.args)

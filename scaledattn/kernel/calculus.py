@@ -35,6 +35,7 @@ from scaledattn.kernel.vectors import (
     Softmax,
     definitions,
     depends_on,
+    indexed_by,
     nonzero,
     positive,
 )
@@ -317,12 +318,14 @@ def eventual_sign(f: Expr, lam: Symbol, defs: dict[str, Entries]) -> int | None:
 MAX_CASES = 3
 
 
-def cases(f: Expr, ctx: Context) -> tuple[list[Expr], Used] | None:
+def cases(f: Expr, lam: Symbol, ctx: Context) -> tuple[list[Expr], Used] | None:
     """``f`` with its definitions unfolded, once for each value (0, 1) of its free deltas.
 
     Unfolded by the rules (pᵢ = e^{rᵢ}/Σⱼ e^{rⱼ}, rⱼ = sⱼ + λδⱼw, e^{λδ} = 1 + (e^λ − 1)δ,
     Σⱼ δⱼw fⱼ = f_w), each an equality, so each case equals ``f`` where its deltas
-    have those values; with the assumptions the rules used. None: more than MAX_CASES.
+    have those values; with the assumptions the rules used. None: more than MAX_CASES,
+    a delta that varies with λ (δ((−1)^λ, 1) takes both values for ever), or an entry
+    at λ (an index that leaves every range).
     """
     f, used = _UNFOLD.apply(f, ctx)
     free, stack = set(), [f]
@@ -330,7 +333,7 @@ def cases(f: Expr, ctx: Context) -> tuple[list[Expr], Used] | None:
         e = stack.pop()
         free |= {e} if isinstance(e, KroneckerDelta) else set()
         stack.extend(() if isinstance(e, Binder) else e.args)
-    if len(free) > MAX_CASES:
+    if len(free) > MAX_CASES or any(lam in d.free_symbols for d in free) or indexed_by(f, lam):
         return None
     deltas = sorted(free, key=sympy.default_sort_key)
     values = product((0, 1), repeat=len(deltas))

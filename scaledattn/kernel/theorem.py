@@ -411,7 +411,7 @@ def _claim(kind: str, x: Any, ctx: Context, used: set[Assumption]) -> Any:
 
         if test(f):
             return True
-        split = cases(f, local)  # definitions unfolded, deltas 0 and 1
+        split = cases(f, lam, local)  # definitions unfolded, deltas 0 and 1
         if split is None or not all(map(test, split[0])):
             return False
         used.update(split[1])

@@ -28,6 +28,7 @@ from scaledattn.kernel.assumptions import Assumption
 from scaledattn.kernel.binders import Binder, subst
 from scaledattn.kernel.expr import (
     MOMENT_OPERATORS,
+    Component,
     E,
     IndexSum,
     OpaqueTerm,
@@ -174,6 +175,8 @@ class Lim(Binder, OpaqueTerm):
     def __new__(cls, f: Any, variable: Any) -> Lim:
         if not (any(within(variable, f) for f in _TOWARDS_INFINITY) and variable.is_real):
             raise InvalidArgument(f"a limit is taken over a real symbol, got {variable!r}")
+        if indexed_by(as_term(f), variable):  # r_λ: for large λ no vector has that entry
+            raise InvalidArgument(f"an index cannot tend to ∞ with the limit's {variable}")
         obj = Expr.__new__(cls, as_term(f), variable)
         made: Lim = obj.unshadowed()
         return made
@@ -183,6 +186,12 @@ class Lim(Binder, OpaqueTerm):
         """The parameter that tends to +∞."""
         lam: Symbol = self.args[1]
         return lam
+
+
+def indexed_by(f: Any, lam: Any) -> bool:
+    """Whether an entry, a softmax weight or a component in ``f`` has the index ``lam``."""
+    nodes = sympy.preorder_traversal(f)
+    return any(isinstance(n, (Entry, Softmax, Component)) and n.index == lam for n in nodes)
 
 
 # --------------------------------------------------------------------- assumptions

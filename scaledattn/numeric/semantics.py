@@ -19,8 +19,9 @@ of each construct and nothing else:
   ``pᵢ = e^{sᵢ} / Σⱼ e^{sⱼ}``;
 - ``∂f/∂sₘ`` is ``sympy.diff`` of f unrolled in the model (every sum and delta
   expanded, every other entry a number), evaluated at the model's point;
-- ``lim_{λ→∞} f`` is f along λ = 16, 32, 64, 128, 256: converged when the last
-  differences shrink below 10⁻²⁰, otherwise undecided.
+- ``lim_{λ→∞} f`` is f along λ = 16, 33, 64, 129, 256: converged when the last
+  differences shrink below 10⁻²⁰, otherwise undecided (odd and even points: a sequence
+  such as δ((−1)^λ, 1) that alternates for ever does not look converged).
 
 It shares no code with the rules (it imports the term classes, not
 ``kernel.rules`` or ``kernel.calculus``), so a rule that changes a value cannot
@@ -111,7 +112,7 @@ Outcome = tuple[Fraction, Mapping[AtomKey, Num]]
 
 DIGITS = 60
 LIMIT_DIGITS = 150
-LIMIT_POINTS = (16, 32, 64, 128, 256)
+LIMIT_POINTS = (16, 33, 64, 129, 256)
 LIMIT_TOLERANCE = mpmath.mpf(10) ** -20
 #: A converged limit within its error of a fraction with at most this denominator is it.
 MAX_SNAP_DENOMINATOR = 64

@@ -287,3 +287,14 @@ def test_a_tiny_constant_limit_is_not_snapped_to_0() -> None:
     world = World(values={lam: F(1, 2)})
     assert agree(Lim(body, lam), body, world) == "agree"
     assert agree(Lim(exp(-lam), lam), F(0), world) == "agree"
+
+
+def test_a_sequence_that_alternates_for_ever_has_no_limit() -> None:
+    # δ((−1)^λ, 1) is 1, 0, 1, 0, …: sampled only at even λ it looked converged to 1
+    # (review k12). The oracle samples odd and even λ, and leaves it undecided.
+    lam = Symbol("λ", positive=True, integer=True)
+    alternating = KroneckerDelta((-1) ** lam, 1)
+    for body in (alternating, exp(lam * alternating) / (1 + exp(lam))):
+        with pytest.raises(Undecided, match="has not converged"):
+            value(Lim(body, lam), World())
+    assert value(Lim(exp(-lam) + 1, lam), World()) == 1

@@ -603,6 +603,53 @@ def test_more_deltas_than_the_cases_it_reads_are_refused() -> None:
 
     names = [index(f"a{k}") for k in range(MAX_CASES + 2)]
     deltas = sum(sympy.KroneckerDelta(a, b) for a, b in itertools.pairwise(names))
-    assert cases(sympy.exp(lam) * deltas, Context()) is None
+    assert cases(sympy.exp(lam) * deltas, lam, Context()) is None
     few = sympy.KroneckerDelta(*names[:2]) * sympy.exp(lam)
-    assert cases(few, Context()) == ([0 * few, sympy.exp(lam)], frozenset())
+    assert cases(few, lam, Context()) == ([0 * few, sympy.exp(lam)], frozenset())
+
+
+# --------------------------------------------- what an eleventh review found (k12)
+# The case split read a delta that varies with λ as a constant (each case converges,
+# their mix does not), and the unfolding read r_λ: an index that leaves every range.
+
+lam_seq = Symbol("λ", positive=True, integer=True)  # a limit over a sequence
+ALTERNATING = sympy.KroneckerDelta((-1) ** lam_seq, 1)  # 1, 0, 1, 0, … (λ even, odd)
+
+
+def _same(claim: Any, *facts: Any) -> Any:
+    return audit(Derivation("k12", Equation(claim, claim), (Step("ring", claim),), facts))
+
+
+def test_a_delta_that_alternates_with_lambda_is_no_case() -> None:
+    for body in (
+        ALTERNATING,
+        sympy.exp(lam_seq * ALTERNATING) / (1 + sympy.exp(lam_seq)),  # → 1 on even, 0 on odd
+    ):
+        assert "converges, which is not assumed" in str(_same(Lim(body, lam_seq)).errors[0])
+    both = Lim(ALTERNATING, lam_seq) - Lim(sympy.KroneckerDelta((-1) ** lam_seq, -1), lam_seq)
+    assert not _same(both).verified
+
+
+def test_a_lead_that_switches_on_and_off_gives_no_limit() -> None:
+    from scaledattn.kernel import Entries, IndexRange, RealVector, SoftmaxVector
+
+    n, w = dimension("n"), index("w")
+    s, r = RealVector("s", n), RealVector("r", n)
+    p = SoftmaxVector(r, "p")
+    body = s[j] + lam_seq * ALTERNATING * sympy.KroneckerDelta(j, w)
+    result = _same(Lim(p[w], lam_seq), Entries(r, body, j), IndexRange(w, n))
+    assert "converges, which is not assumed" in str(result.errors[0])
+
+
+def test_an_entry_at_the_limits_variable_is_refused() -> None:
+    from scaledattn.kernel import Entries, RandomVector, RealVector, SoftmaxVector
+
+    n = dimension("n")
+    r = RealVector("r", n)
+    for term in (r[lam_seq], SoftmaxVector(r, "p")[lam_seq], RandomVector("q", n)[lam_seq]):
+        with pytest.raises(InvalidArgument, match="cannot tend to ∞"):
+            Lim(term + 1, lam_seq)
+    # through a definition: r_1 = s_λ, so lim r_1 reads an entry of s at λ
+    s = RealVector("s", n)
+    defined = Entries(r, s[lam_seq], j)
+    assert "converges, which is not assumed" in str(_same(Lim(r[1], lam_seq), defined).errors[0])
