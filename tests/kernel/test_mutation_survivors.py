@@ -369,3 +369,54 @@ def test_a_step_refused_as_ill_formed_is_reported_with_its_number_and_rule() -> 
     assert (refused.step.claim, refused.used) == (half, frozenset())  # nothing used
     assert refused.error is not None
     assert refused.error.got == half  # what it was given
+
+
+# ------------------------------------------- the case split and convergence (issue 12)
+
+
+def test_a_sum_converges_term_by_term_where_the_whole_has_no_form() -> None:
+    # √(1 + e^{−λ}) − 1: each term converges (the root through its square); the whole,
+    # not positive, has no form P(e^λ)/Q(e^λ).
+    from scaledattn.kernel import Lim
+    from scaledattn.kernel.calculus import converges
+
+    lam = Symbol("lam", positive=True)
+    assert converges(sympy.sqrt(1 + sympy.exp(-lam)) - 1, lam, {}) is True
+    claim = Lim(sympy.sqrt(1 + sympy.exp(-lam)) - 1, lam)
+    assert audit(Derivation("s", Equation(claim, claim), (Step(RULES["ring"], claim),))).verified
+
+
+def test_a_denominator_that_is_no_polynomial_in_e_lambda_has_no_form() -> None:
+    from scaledattn.kernel.calculus import converges, eventual_sign
+
+    lam = Symbol("lam", positive=True)
+    assert converges(1 / (1 + sympy.sqrt(1 + sympy.exp(lam))), lam, {}) is None
+    assert eventual_sign(X / (1 + sympy.sqrt(1 + sympy.exp(lam))), lam, {}) is None
+
+
+def test_three_deltas_are_split_into_eight_cases_in_a_fixed_order() -> None:
+    from scaledattn.kernel import Context
+    from scaledattn.kernel.calculus import MAX_CASES, cases
+
+    lam = Symbol("lam", positive=True)
+    a, b, c, d = (index(x) for x in "abcd")
+    deltas = [sympy.KroneckerDelta(a, b), sympy.KroneckerDelta(b, c), sympy.KroneckerDelta(c, d)]
+    assert len(deltas) == MAX_CASES
+    f = sympy.exp(lam) * (4 * deltas[0] + 2 * deltas[1] + deltas[2])
+    split = cases(f, lam, Context())
+    assert split is not None
+    assert split[0] == [k * sympy.exp(lam) for k in range(8)]  # δ_ab δ_bc δ_cd: the bits
+
+
+def test_a_delta_under_a_sum_is_not_counted_among_the_cases() -> None:
+    # three free deltas and a fourth under a λ-free sum: still three to split
+    from scaledattn.kernel import Context, IndexSum
+    from scaledattn.kernel.calculus import cases
+
+    lam = Symbol("lam", positive=True)
+    a, b, c, d = (index(x) for x in "abcd")
+    free = sympy.KroneckerDelta(a, b) + sympy.KroneckerDelta(b, c) + sympy.KroneckerDelta(c, d)
+    bound = IndexSum(sympy.KroneckerDelta(i, a), i, n)
+    split = cases(sympy.exp(-lam) * (free + bound), lam, Context())
+    assert split is not None
+    assert len(split[0]) == 8
