@@ -201,6 +201,14 @@ class Scope:
         """The outer arguments of the binder that binds ``s`` here, or None when s is free."""
         return next((r for x, r in self.ranges if x == s), None)
 
+    def growing(self, lam: Symbol) -> set[Symbol]:
+        """The indices bound here whose range grows with ``lam`` (Σ_{j≤λ}: j), and theirs."""
+        found = {lam}
+        for s, r in self.ranges:  # outermost first
+            if any(found & x.free_symbols for x in r):
+                found.add(s)
+        return found - {lam}
+
     def enter(self, b: Binder) -> Scope:
         """The scope inside binder ``b``: its symbols bound afresh, facts about them dropped."""
         mine = set(b.bound)

@@ -324,8 +324,9 @@ def cases(f: Expr, lam: Symbol, ctx: Context) -> tuple[list[Expr], Used] | None:
     Unfolded by the rules (pᵢ = e^{rᵢ}/Σⱼ e^{rⱼ}, rⱼ = sⱼ + λδⱼw, e^{λδ} = 1 + (e^λ − 1)δ,
     Σⱼ δⱼw fⱼ = f_w), each an equality, so each case equals ``f`` where its deltas
     have those values; with the assumptions the rules used. None: more than MAX_CASES,
-    a delta that varies with λ (δ((−1)^λ, 1) takes both values for ever), or an entry
-    at λ (an index that leaves every range).
+    a delta that varies with λ (δ((−1)^λ, 1) takes both values for ever, also through a
+    definition left folded), or an entry at an index that grows with λ (it leaves every
+    range).
     """
     f, used = _UNFOLD.apply(f, ctx)
     free, stack = set(), [f]
@@ -333,7 +334,8 @@ def cases(f: Expr, lam: Symbol, ctx: Context) -> tuple[list[Expr], Used] | None:
         e = stack.pop()
         free |= {e} if isinstance(e, KroneckerDelta) else set()
         stack.extend(() if isinstance(e, Binder) else e.args)
-    if len(free) > MAX_CASES or any(lam in d.free_symbols for d in free) or indexed_by(f, lam):
+    varies = any(depends_on(d, "", definitions(ctx), lam) for d in free)  # through r too
+    if len(free) > MAX_CASES or varies or indexed_by(f, lam):
         return None
     deltas = sorted(free, key=sympy.default_sort_key)
     values = product((0, 1), repeat=len(deltas))

@@ -246,6 +246,9 @@ def conditions(term: Any) -> dict[tuple[str, Expr], frozenset[Scope]]:
             condition = (kind, _rebuild(n.base))
         elif smooth and isinstance(n, (sympy.Abs, sympy.Max, sympy.Min)):  # corners
             condition = ("nonzero", _rebuild(n.args[0] - sum(n.args[1:])))
+        elif smooth and isinstance(n, sympy.KroneckerDelta):  # δ(s₁, 1) jumps at s₁ = 1
+            if not all(a.is_Integer or a.is_Symbol for a in n.args):  # (δ of indices: no)
+                condition = ("smooth", _rebuild(n))
         elif getattr(n, "is_limit", False):  # under a derivative, no limit (a step's)
             condition = ("smooth" if smooth else "convergent", _rebuild(n))
         if condition is not None:

@@ -398,6 +398,9 @@ def _claim(kind: str, x: Any, ctx: Context, used: set[Assumption]) -> Any:
                 used.update(by)
                 return True
         limits = [v for v in scope.limits if depends_on(term, "", defs, v)]
+        growing = {s for v in limits for s in scope.growing(v)}  # j of Σ_{j≤λ} is no constant
+        if kind == "smooth" or any(depends_on(term, "", defs, s) for s in growing):
+            return False
         # inside lim over λ, for large λ only
         return bool(limits) and all(for_large(kind, term, v, local) for v in limits)
 

@@ -189,9 +189,22 @@ class Lim(Binder, OpaqueTerm):
 
 
 def indexed_by(f: Any, lam: Any) -> bool:
-    """Whether an entry, a softmax weight or a component in ``f`` has the index ``lam``."""
-    nodes = sympy.preorder_traversal(f)
-    return any(isinstance(n, (Entry, Softmax, Component)) and n.index == lam for n in nodes)
+    """Whether an entry, a softmax weight or a component in ``f`` has an index growing with λ.
+
+    λ itself (r_λ), or the index of a sum up to it (s_j in Σ_{j≤λ} s_j).
+    """
+
+    def walk(e: Any, grows: set[Any]) -> bool:
+        if isinstance(e, (Entry, Softmax, Component)) and e.index in grows:
+            return True
+        inner = grows
+        if isinstance(e, Binder):  # a sum up to what grows binds an index that grows
+            tied = any(grows & x.free_symbols for x in e.outside)
+            inner = grows | set(e.bound) if tied else grows - set(e.bound)
+        scoped = getattr(e, "scope_at", ())
+        return any(walk(a, inner if n in scoped else grows) for n, a in enumerate(e.args))
+
+    return walk(f, {lam})
 
 
 # --------------------------------------------------------------------- assumptions

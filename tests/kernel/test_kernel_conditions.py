@@ -613,6 +613,7 @@ def test_more_deltas_than_the_cases_it_reads_are_refused() -> None:
 # their mix does not), and the unfolding read r_λ: an index that leaves every range.
 
 lam_seq = Symbol("λ", positive=True, integer=True)  # a limit over a sequence
+n = dimension("n")
 ALTERNATING = sympy.KroneckerDelta((-1) ** lam_seq, 1)  # 1, 0, 1, 0, … (λ even, odd)
 
 
@@ -653,3 +654,67 @@ def test_an_entry_at_the_limits_variable_is_refused() -> None:
     s = RealVector("s", n)
     defined = Entries(r, s[lam_seq], j)
     assert "converges, which is not assumed" in str(_same(Lim(r[1], lam_seq), defined).errors[0])
+
+
+# ---------------------------------------------- what a twelfth review found (k13)
+# The case split judged a delta constant in λ by its free symbols, which do not show a
+# λ behind a definition left folded (a chain longer than the unfolding's passes, or one
+# a sum makes unreadable); an index bound by a sum up to λ was read as a constant; and
+# a delta of an entry under a derivative was taken as smooth.
+
+
+def test_a_delta_that_varies_through_a_long_chain_of_definitions_is_no_case() -> None:
+    from scaledattn.kernel import Entries, RealVector
+
+    n = dimension("n")
+    vs = [RealVector(f"v{k}", n) for k in range(46)]
+    chain = [Entries(vs[0], (-1) ** lam_seq, j)]
+    chain += [Entries(vs[k], vs[k - 1][j], j) for k in range(1, 46)]
+    result = _same(Lim(sympy.KroneckerDelta(vs[45][1], 1), lam_seq), *chain)
+    assert "converges, which is not assumed" in str(result.errors[0])
+
+
+def test_a_delta_that_varies_through_a_definition_a_sum_hides_is_no_case() -> None:
+    from scaledattn.kernel import Entries, IndexRange, RealVector
+
+    n, w = dimension("n"), index("w")
+    r, s = RealVector("r", n), RealVector("s", n)
+    for body in ((-1) ** lam_seq * w, w * s[lam_seq]):
+        term = IndexSum(Lim(sympy.KroneckerDelta(r[1], w), lam_seq), w, n)
+        result = _same(term, Entries(r, body, j), IndexRange(w, n))
+        assert "converges, which is not assumed" in str(result.errors[0])
+
+
+def test_an_index_whose_range_grows_with_lambda_is_no_constant() -> None:
+    # Σ_{j≤λ} δ_j1/(e^λ − e^j): the term at j = λ divides by 0, for every λ
+    body = IndexSum(sympy.KroneckerDelta(j, 1) / (sympy.exp(lam_seq) - sympy.exp(j)), j, lam_seq)
+    step = Step("sum_delta", Lim(1 / (sympy.exp(lam_seq) - sympy.E), lam_seq))
+    result = audit(Derivation("a1", Equation(Lim(body, lam_seq), 0), (step,)))
+    assert "-exp(j) + exp(λ) ≠ 0, which is not assumed" in str(result.errors[0])
+    # where j's range does not grow with λ, e^λ − e^j > 0 for large λ
+    fixed = IndexSum(sympy.KroneckerDelta(j, 1) / (sympy.exp(lam_seq) - sympy.exp(j)), j, n)
+    assert _same(Lim(fixed * sympy.exp(lam_seq), lam_seq)).verified
+
+
+def test_an_entry_at_an_index_of_a_sum_up_to_lambda_is_refused() -> None:
+    from scaledattn.kernel import RealVector
+
+    s = RealVector("s", n)
+    with pytest.raises(InvalidArgument, match="cannot tend to ∞"):
+        Lim(IndexSum(sympy.KroneckerDelta(j, 1) * s[j] * sympy.exp(-lam_seq), j, lam_seq), lam_seq)
+    with pytest.raises(InvalidArgument, match="cannot tend to ∞"):  # and one sum further in
+        Lim(IndexSum(IndexSum(s[i], i, j), j, lam_seq), lam_seq)
+    assert Lim(IndexSum(s[j], j, n) * sympy.exp(-lam_seq), lam_seq) is not None
+
+
+def test_a_delta_of_an_entry_has_no_derivative() -> None:
+    from scaledattn.kernel import Deriv, RealVector
+
+    s = RealVector("s", n)
+    jump = sympy.KroneckerDelta(s[1], 1)  # 0, and 1 at s₁ = 1
+    lhs, rhs = Deriv(sympy.exp(jump), s[1]), sympy.exp(jump) * Deriv(jump, s[1])
+    result = audit(Derivation("d", Equation(lhs, rhs), (Step("deriv_chain", rhs),)))
+    assert "is differentiable, which is not assumed" in str(result.errors[0])
+    m = index("m")
+    index_delta = Deriv(sympy.KroneckerDelta(i, m) * s[i], s[m])  # δ of indices is constant
+    assert _same(index_delta).verified
