@@ -420,3 +420,28 @@ def test_a_delta_under_a_sum_is_not_counted_among_the_cases() -> None:
     split = cases(sympy.exp(-lam) * (free + bound), lam, Context())
     assert split is not None
     assert len(split[0]) == 8
+
+
+def test_a_condition_found_at_two_scopes_must_hold_at_both() -> None:
+    # e^λ − 2 ≠ 0 holds for large λ inside the limit, not for every λ > 0 outside it
+    from scaledattn.kernel import Lim
+
+    lam = Symbol("lam", positive=True)
+    inside = Lim(sympy.exp(-lam) / (sympy.exp(lam) - 2), lam)
+    outside = 1 / (sympy.exp(lam) - 2)
+    for claim in (inside + outside, outside + inside, inside * outside, outside * inside):
+        result = audit(Derivation("t", Equation(claim, claim), (Step(RULES["ring"], claim),)))
+        assert "exp(lam) - 2 ≠ 0, which is not assumed" in str(result.errors[0])
+    alone = audit(Derivation("t", Equation(inside, inside), (Step(RULES["ring"], inside),)))
+    assert alone.verified
+
+
+def test_one_step_is_checked_alone_without_a_derivations_memo() -> None:
+    from scaledattn.kernel.theorem import check_step
+
+    proof = Derivation("one", Equation(E(X + Y), E(X) + E(Y)), ())
+    step = Step(RULES["expectation_linear"], E(X) + E(Y))
+    assert check_step(E(X + Y), step, 1, proof).ok
+    seen: dict[int, Any] = {}
+    assert check_step(E(X + Y), step, 1, proof, admitted=seen).ok
+    assert len(seen) == 2  # the previous expression and the claim, each admitted once
