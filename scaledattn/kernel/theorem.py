@@ -18,6 +18,7 @@ from __future__ import annotations
 import weakref
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Any
 
 import sympy
@@ -89,9 +90,9 @@ class Derivation:
     assumptions: tuple[Assumption, ...] = ()
     title: str = ""
 
-    @property
+    @cached_property
     def context(self) -> Context:
-        """The declared assumptions as a Context."""
+        """The declared assumptions as a Context (built once: a derivation is immutable)."""
         return Context.of(self.assumptions)
 
     @property
