@@ -222,10 +222,10 @@ def _plain_function(cls: type) -> bool:
 
 #: The conditions under which a term is defined over the reals, and how they print.
 _NEEDS = {"nonzero": "≠ 0", "nonnegative": "≥ 0", "positive": "> 0", "convergent": "converges"}
-_NEEDS["smooth"] = "is differentiable"
+_NEEDS |= {"smooth": "is differentiable", "free": "is not defined by the assumptions"}
 
 
-def conditions(term: Any) -> dict[tuple[str, Expr], frozenset[Scope]]:
+def conditions(term: Any, smooth: bool = False) -> dict[tuple[str, Expr], frozenset[Scope]]:
     """Where ``term`` is defined: divisors ≠ 0, roots ≥ 0, logarithms > 0, limits finite.
 
     Under a derivative, roots' arguments > 0 and no corner (|x| needs x ≠ 0). Each with
@@ -233,7 +233,7 @@ def conditions(term: Any) -> dict[tuple[str, Expr], frozenset[Scope]]:
     for large λ; a fact about a symbol a sum rebinds is not read there).
     """
     found: dict[tuple[str, Expr], frozenset[Scope]] = {}
-    stack: list[tuple[Any, Scope, bool]] = [(term, Scope(), False)]
+    stack: list[tuple[Any, Scope, bool]] = [(term, Scope(), smooth)]
     while stack:
         n, scope, smooth = stack.pop()  # smooth: inside a derivative
         smooth = smooth or getattr(n, "is_derivative", False)
@@ -251,6 +251,8 @@ def conditions(term: Any) -> dict[tuple[str, Expr], frozenset[Scope]]:
                 condition = ("smooth", _rebuild(n))
         elif getattr(n, "is_limit", False):  # under a derivative, no limit (a step's)
             condition = ("smooth" if smooth else "convergent", _rebuild(n))
+        elif getattr(n, "is_derivative", False):  # ∂s₁/∂r₁ has no meaning if r is defined
+            condition = ("free", n.args[1])
         if condition is not None:
             found[condition] = found.get(condition, frozenset()) | {scope}
         if getattr(n, "args", ()):
@@ -279,7 +281,10 @@ def by_own_facts(kind: str, term: Expr, scope: Any = None) -> bool:
 
 
 def unclaimable(
-    term: sympy.Basic, holds: Callable[..., bool] = by_own_facts, total: bool = False
+    term: sympy.Basic,
+    holds: Callable[..., bool] = by_own_facts,
+    total: bool = False,
+    smooth: bool = False,
 ) -> str | None:
     """Why a claim's, statement's or assumption's term may not be one, or None.
 
@@ -287,7 +292,8 @@ def unclaimable(
     not), and it may hold no Dummy free: Dummies are the kernel's bound and fresh
     names, which a free one would capture. The conditions it is real under must hold
     (``holds(kind, base, scope)`` at each scope it stands at): all of them when
-    ``total``, else those evaluating drops (x/x is 1 only where x ≠ 0).
+    ``total``, else those evaluating drops (x/x is 1 only where x ≠ 0). ``smooth``:
+    as if under a derivative (a definition's body must be differentiable).
     """
     found: list[str | None] = [None]
 
@@ -307,7 +313,7 @@ def unclaimable(
             why = f"{evaluated} holds a name the kernel keeps for bound indices (a Dummy)"
         if why is not None:
             return why
-        written, made = conditions(term), conditions(evaluated)
+        written, made = conditions(term, smooth), conditions(evaluated, smooth)
         where = {c: written.get(c, set()) | made.get(c, set()) for c in {*written, *made}}
         kept = set(made) | {(k, b) for p, b in made if p == "positive" for k in _NEEDS}
         needed = sorted(set(written) | set(made) if total else set(written) - kept, key=str)

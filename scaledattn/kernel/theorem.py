@@ -388,6 +388,8 @@ def _claim(kind: str, x: Any, ctx: Context, used: set[Assumption]) -> Any:
 
     def holds(kind: str, term: Expr, scope: Scope) -> bool:
         local = ctx.visible(scope)
+        if kind in ("smooth", "free"):  # a corner under ∂; ∂/∂r₁ of a defined r
+            return kind == "free" and term.vector not in defs
         if kind == "convergent":  # lim e^λ is no number
             f, lam = term.args
             return for_large(kind, f, lam, ctx.visible(scope.enter(term)))
@@ -400,7 +402,7 @@ def _claim(kind: str, x: Any, ctx: Context, used: set[Assumption]) -> Any:
                 return True
         limits = [v for v in scope.limits if depends_on(term, "", defs, v)]
         growing = {s for v in limits for s in scope.growing(v)}  # j of Σ_{j≤λ} is no constant
-        if kind == "smooth" or any(depends_on(term, "", defs, s) for s in growing):
+        if any(depends_on(term, "", defs, s) for s in growing):
             return False
         # inside lim over λ, for large λ only
         return bool(limits) and all(for_large(kind, term, v, local) for v in limits)

@@ -39,6 +39,7 @@ from scaledattn.kernel.expr import (
     as_term,
     is_random,
     rebuild,
+    unclaimable,
     within,
 )
 
@@ -237,6 +238,9 @@ class Entries(Assumption):
             raise InvalidArgument(
                 f"the entries of {vector.name} are real numbers, not random: {sympy.sstr(body)}"
             )
+        why = unclaimable(body, total=True, smooth=True)  # ∂r₁/∂s₁ must exist: no |s_j|
+        if why is not None:
+            raise InvalidArgument(f"the entries of {vector.name} are defined and smooth: {why}")
         nodes = sympy.preorder_traversal(body)
         if any(getattr(a, "vector", None) == vector.name for a in nodes):  # r_j, p(r)_j
             raise InvalidArgument(f"the entries of {vector.name} cannot be defined by themselves")
