@@ -28,12 +28,16 @@ YOUNG = 10_000
 
 @contextmanager
 def fewer_collections() -> Iterator[None]:
-    """Freeze what is alive now and collect young objects less often; restore on exit."""
-    threshold = gc.get_threshold()
+    """Freeze what is alive now and collect young objects less often; restore on exit.
+
+    Inside another such command (``docs`` runs commands), the outer one unfreezes.
+    """
+    threshold, nested = gc.get_threshold(), gc.get_freeze_count() > 0
     gc.freeze()
     gc.set_threshold(max(YOUNG, threshold[0]), *threshold[1:])
     try:
         yield
     finally:
         gc.set_threshold(*threshold)
-        gc.unfreeze()
+        if not nested:
+            gc.unfreeze()
