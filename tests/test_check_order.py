@@ -86,3 +86,16 @@ def test_the_collector_is_less_busy_during_a_command_and_restored_after_it() -> 
     with pytest.raises(KeyError), fewer_collections():
         raise KeyError("a command that fails")
     assert (gc.get_threshold(), gc.get_freeze_count()) == (threshold, 0)
+
+
+def test_the_last_command_of_a_process_leaves_everything_frozen_for_the_shutdown() -> None:
+    threshold = gc.get_threshold()
+    gc.unfreeze()
+    try:
+        with fewer_collections(last=True):
+            made = [object()]
+        assert gc.get_freeze_count() > 0
+        assert gc.get_threshold() == threshold
+        assert made
+    finally:
+        gc.unfreeze()

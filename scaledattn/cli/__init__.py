@@ -111,7 +111,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not getattr(args, "func", None):
             parser.print_help()
             return EXIT_USAGE
-        with fewer_collections():
+        with fewer_collections(last=argv is None):  # None: this process's command line
             code: int = args.func(args)
         return code
     except UsageError as err:

@@ -27,10 +27,14 @@ YOUNG = 10_000
 
 
 @contextmanager
-def fewer_collections() -> Iterator[None]:
+def fewer_collections(last: bool = False) -> Iterator[None]:
     """Freeze what is alive now and collect young objects less often; restore on exit.
 
     Inside another such command (``docs`` runs commands), the outer one unfreezes.
+    ``last``: the process ends with this command (the command line's own run, not a
+    command run in-process): then everything alive at its end is frozen and stays so,
+    and Python's shutdown no longer walks it in its final collections (about 0.2 s of
+    a cold check's CPU time; the memory goes back to the system at exit either way).
     """
     threshold, nested = gc.get_threshold(), gc.get_freeze_count() > 0
     gc.freeze()
@@ -39,5 +43,7 @@ def fewer_collections() -> Iterator[None]:
         yield
     finally:
         gc.set_threshold(*threshold)
-        if not nested:
+        if last:
+            gc.freeze()
+        elif not nested:
             gc.unfreeze()
