@@ -9,7 +9,7 @@ the imported modules, SymPy's caches and the proofs hold (66 ms each).
 While a command runs, the objects alive when it starts (the modules, the proofs'
 terms) are frozen, so that no collection walks them again, and a young collection
 runs every ``YOUNG`` allocations: the collector then takes about a third of that
-time (benchmarks/speed.py). Nothing a command computes depends on when garbage is
+time (benchmarks/check_phases.py prints it). Nothing a command computes depends on when garbage is
 collected (the kernel's record of the theorems it issued holds weak references and
 checks them by identity; the caches keyed by ``id`` hold what they key), and the
 peak memory of ``check`` is unchanged (88 MB). The collector's settings are
