@@ -13,7 +13,8 @@ The load average is printed with each figure: the machine may be shared, and a
 figure taken under load says so. On a shared machine compare the CPU time (user +
 system, printed beside ``check`` and the suite), which the load changes far less than
 the wall time. Targets are printed beside the figures; they are measured here, never
-asserted in a test.
+asserted in a test. Where a cold ``check`` spends its CPU time, by phase and inside
+the kernel: benchmarks/check_phases.py.
 
 With ``PYTHONDONTWRITEBYTECODE`` set (some containers set it) no ``__pycache__`` is
 written, so every test worker and every command compiles the package and the test

@@ -37,6 +37,7 @@ import json
 import os
 import sys
 import tempfile
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -351,6 +352,23 @@ def _compute(module: Any, derivation: Any) -> Checked:
     )
 
 
+def _known(module: Any, derivation: Any) -> Checked | None:
+    """The Checked of ``derivation`` computed earlier in this process, or kept; else None."""
+    hit = _CHECKED.get((id(module.module), id(derivation)))
+    if hit is not None and hit[0] is module.module and hit[1] is derivation:
+        return hit[2]
+    kept = store() if cacheable(module) else None
+    if kept is None:
+        return None
+    record = kept.get(derivation.name, fingerprint(derivation))
+    if record is None or "check" not in record:
+        return None
+    try:
+        return Checked.from_record(record["check"])
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
 def checked(module: Any, derivation: Any) -> Checked:
     """The verdict and witnesses of ``derivation``: kept from an earlier run, or computed now."""
     key = (id(module.module), id(derivation))
@@ -358,16 +376,8 @@ def checked(module: Any, derivation: Any) -> Checked:
     if hit is not None and hit[0] is module.module and hit[1] is derivation:
         return hit[2]
     kept = store() if cacheable(module) else None
-    result: Checked | None = None
-    print_ = ""
-    if kept is not None:
-        print_ = fingerprint(derivation)
-        record = kept.get(derivation.name, print_)
-        if record is not None and "check" in record:
-            try:
-                result = Checked.from_record(record["check"])
-            except (KeyError, TypeError, ValueError):
-                result = None
+    print_ = fingerprint(derivation) if kept is not None else ""
+    result = _known(module, derivation)
     if result is None:
         result = _compute(module, derivation)
         if kept is not None:
@@ -378,6 +388,28 @@ def checked(module: Any, derivation: Any) -> Checked:
             )
     _CHECKED[key] = (module.module, derivation, result)
     return result
+
+
+def checked_all(pairs: Sequence[tuple[Any, Any]]) -> list[Checked]:
+    """:func:`checked` of each (module, derivation), in order, the kernel's work done first.
+
+    What is not kept is audited first, every derivation, then its witnesses are
+    computed, then the lines that show them. The result is the same as calling
+    :func:`checked` on each pair in turn (the audit and the witnesses are computed
+    once per process either way); only the order of the work changes. Why: showing
+    a term (a witness line, a derivative's name) switches SymPy's evaluation off and
+    on, which empties SymPy's whole cache (``sympy.core.parameters``). Between two
+    audits that emptying made the second one start cold; here the audits run one
+    after another, and the showing comes after them.
+    """
+    from scaledattn.derive import audit_of
+
+    todo = [(m, d) for m, d in pairs if _known(m, d) is None]
+    for _, d in todo:
+        audit_of(d)
+    for m, d in todo:
+        witness_of(m, d)
+    return [checked(m, d) for m, d in pairs]
 
 
 def rendered(

@@ -33,6 +33,7 @@ from scaledattn.cli import (
     theorems,
     witness,
 )
+from scaledattn.cli.collect import fewer_collections
 from scaledattn.cli.exits import EXIT_FAILED, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, one_line
 from scaledattn.errors import InvalidArgument, ProofError, UsageError
 
@@ -110,7 +111,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not getattr(args, "func", None):
             parser.print_help()
             return EXIT_USAGE
-        code: int = args.func(args)
+        with fewer_collections(last=argv is None):  # None: this process's command line
+            code: int = args.func(args)
         return code
     except UsageError as err:
         print(one_line(str(err)), file=sys.stderr)

@@ -124,16 +124,12 @@ def cmd_derive(args: argparse.Namespace) -> int:
 
 def cmd_check(args: argparse.Namespace) -> int:
     """Audit every derivation and evaluate it on its numeric witnesses; table and summary."""
-    from scaledattn.cache import checked, rendered, store
+    from scaledattn.cache import checked_all, rendered, store
     from scaledattn.render import to_json
 
-    rows = []
-    audits = []
-    for module in theorem_modules():
-        for d in module.derivations:
-            rows.append((module.name, d, checked(module, d)))
-            if args.json:
-                audits.append(json.loads(rendered(module, d, "json")[0]))
+    pairs = [(module, d) for module in theorem_modules() for d in module.derivations]
+    rows = [(m.name, d, c) for (m, d), c in zip(pairs, checked_all(pairs), strict=True)]
+    audits = [json.loads(rendered(m, d, "json")[0]) for m, d in pairs] if args.json else []
     kept = store()
     if kept is not None:
         kept.save()

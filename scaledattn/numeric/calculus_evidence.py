@@ -105,14 +105,20 @@ def _named(expr: Any, value: Approx) -> str:
     return text if text == value.digits() else f"{text} = {value.digits()}"
 
 
-def measure_calculus(derivation: Derivation, setting: ScoreSetting) -> StatementMeasurement:
-    """The statement's left side measured by an independent route, against its right side."""
+def measure_calculus(
+    derivation: Derivation, setting: ScoreSetting, sides: tuple[Approx, Approx] | None = None
+) -> StatementMeasurement:
+    """The statement's left side measured by an independent route, against its right side.
+
+    ``sides``: the values of the left and right sides that an exact evaluator of this
+    setting gave already (the step checks'), used instead of evaluating them again.
+    """
     lhs, rhs = derivation.statement.lhs, derivation.statement.rhs
     quantity = unicode_line(lhs)
     exact_ev = CalculusEvaluator(setting)
-    expected = exact_ev.value(rhs)
+    expected = sides[1] if sides else exact_ev.value(rhs)
     if has_limit(lhs):
-        measured = exact_ev.value(lhs)
+        measured = sides[0] if sides else exact_ev.value(lhs)
         agrees = agreement(measured, expected)
         body = lhs.args[0] if isinstance(lhs, Lim) else lhs
         gaps = ", ".join(mpmath.nstr(g, 2) for _, g, _ in measured.distances(expected))
@@ -139,7 +145,7 @@ def measure_calculus(derivation: Derivation, setting: ScoreSetting) -> Statement
         return StatementMeasurement(
             quantity, "central-difference", expected, fine, agrees, lhs, detail=detail
         )
-    measured = exact_ev.value(lhs)
+    measured = sides[0] if sides else exact_ev.value(lhs)
     agrees = agreement(measured, expected)
     if agrees:
         detail = f"{quantity} = {unicode_line(rhs)} = {measured.digits()}"
@@ -177,7 +183,7 @@ def calculus_setting_evidence(derivation: Derivation, data: Mapping[str, Any]) -
             except Undecided as err:
                 raise Unsupported(f"step {n} (by {label}): {err}") from None
             checks.append(StepCheck(n, label, a, b, agrees))
-        measurement = measure_calculus(derivation, setting)
+        measurement = measure_calculus(derivation, setting, (results[0], results[-1]))
     except Undecided as err:
         return SettingEvidence(description, data, error=str(err), unsupported=True, values=values)
     except Unsupported as err:

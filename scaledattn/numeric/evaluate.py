@@ -53,6 +53,12 @@ Env = Mapping[Symbol, int]
 DIGITS = 60
 PROPOSITIONS = (sympy.Equality, sympy.Or, sympy.And, BooleanTrue, BooleanFalse)
 TOLERANCE = sympy.Float(10) ** -45
+_UNKNOWN = object()
+#: Classes :meth:`Evaluator.value` tells by their exact class, before the general tests.
+_MOMENTS = frozenset({E, Var, Cov})
+_INTEGERS = frozenset(
+    {sympy.Integer, type(sympy.S.Zero), type(sympy.S.One), type(sympy.S.NegativeOne)}
+)
 
 
 def _num(x: Any) -> Num:
@@ -79,6 +85,8 @@ def _sym(x: Num) -> Any:
 
 def add(a: Num, b: Num) -> Num:
     """A + b."""
+    if type(a) is int and type(b) is int:  # the common case, without isinstance on Fraction
+        return a + b
     if isinstance(a, RATIONAL) and isinstance(b, RATIONAL):
         r = a + b
         return _tidy(r) if isinstance(r, Fraction) else r
@@ -87,6 +95,8 @@ def add(a: Num, b: Num) -> Num:
 
 def mul(a: Num, b: Num) -> Num:
     """A · b."""
+    if type(a) is int and type(b) is int:
+        return a * b
     if isinstance(a, RATIONAL) and isinstance(b, RATIONAL):
         r = a * b
         return _tidy(r) if isinstance(r, Fraction) else r
@@ -124,11 +134,21 @@ def show(x: Num | bool) -> str:
 # ----------------------------------------------------------- polynomials
 
 
-def _poly_add(p: Poly, q: Poly) -> Poly:
-    out = dict(p)
+def _add_into(out: Poly, q: Poly) -> None:
+    """``out`` += ``q`` in place, for an ``out`` without a 0 coefficient (it keeps none).
+
+    In place, so that a sum of n terms costs n, not n² (a copy of ``out`` per term):
+    a term that cancels is dropped where it cancels, a new one goes last.
+    """
     for mono, c in q.items():
-        out[mono] = add(out[mono], c) if mono in out else c
-    return {m: c for m, c in out.items() if c != 0}
+        if mono in out:
+            total = add(out[mono], c)
+            if total != 0:
+                out[mono] = total
+            else:
+                del out[mono]
+        elif c != 0:
+            out[mono] = c
 
 
 def _mono_mul(a: Mono, b: Mono) -> Mono:
@@ -169,9 +189,13 @@ class Evaluator:
         # E[·], Var and Cov already computed, by term and the values of the bound
         # indices it mentions: an unrolled double sum asks for E[qᵢkᵢ] at each i once
         # per j, and a derivation's steps share most of their terms. Terms are
-        # immutable SymPy objects compared by structure.
-        self._free: dict[Any, tuple[Symbol, ...]] = {}
+        # immutable SymPy objects compared by structure; each object met is kept by
+        # id (held, so that its id is not reused) with the first equal term met, which
+        # stands for it in the keys (compared by identity, not structure, after the
+        # first lookup), and the free symbols it mentions.
         self._known: dict[tuple[Any, tuple[int, ...]], Num] = {}
+        self._terms: dict[int, tuple[Any, Any, tuple[Symbol, ...]]] = {}
+        self._first: dict[Any, Any] = {}
 
     # -- expectation ------------------------------------------------------
     def moment(self, group: str, n: int) -> Num:
@@ -210,17 +234,17 @@ class Evaluator:
             n = self.index(expr.dim, env)
             out: Poly = {}
             for i in range(1, n + 1):
-                out = _poly_add(out, _poly_mul(self._atom(q, i), self._atom(k, i)))
+                _add_into(out, _poly_mul(self._atom(q, i), self._atom(k, i)))
             return out
         if isinstance(expr, (IndexSum, CrossSum)):
             out = {}
             for inner in self._bindings(expr, env):
-                out = _poly_add(out, self.poly(expr.body, inner))
+                _add_into(out, self.poly(expr.body, inner))
             return out
         if isinstance(expr, Add):
             out = {}
             for a in expr.args:
-                out = _poly_add(out, self.poly(a, env))
+                _add_into(out, self.poly(a, env))
             return out
         if isinstance(expr, Mul):
             out = {(): 1}
@@ -262,6 +286,21 @@ class Evaluator:
     def value(self, expr: Any, env: Env | None = None) -> Num:
         """The exact number ``expr`` (non-random) stands for under the model."""
         env = env or {}
+        kind = type(expr)  # the commonest classes first, by their exact class
+        if kind is Mul:
+            product: Num = 1
+            for a in expr.args:
+                product = mul(product, self.value(a, env))
+            return product
+        if kind is Add:
+            total: Num = 0
+            for a in expr.args:
+                total = add(total, self.value(a, env))
+            return total
+        if kind in _MOMENTS:
+            return self._moment_of(expr, env)
+        if kind in _INTEGERS:
+            return int(expr)
         if isinstance(expr, Group):
             return self.value(expr.args[0], env)
         if isinstance(expr, (RandomVariable, VectorLabel, Component, Dot)):
@@ -275,17 +314,11 @@ class Evaluator:
                 return _tidy(self.model.values[expr.name])
             raise InvalidArgument(f"the setting gives no value for {expr.name}")
         if isinstance(expr, (E, Var, Cov)):
-            free = self._free.get(expr)
-            if free is None:
-                free = self._free[expr] = tuple(sorted(expr.free_symbols, key=str))
-            key = (expr, tuple(env.get(s, 0) for s in free))
-            if key not in self._known:
-                self._known[key] = self._moment_value(expr, env)
-            return self._known[key]
+            return self._moment_of(expr, env)
         if isinstance(expr, Std):
             return power(self.value(Var(expr.args[0]), env), Fraction(1, 2))
         if isinstance(expr, (IndexSum, CrossSum)):
-            total: Num = 0
+            total = 0
             for inner in self._bindings(expr, env):
                 total = add(total, self.value(expr.body, inner))
             return total
@@ -295,7 +328,7 @@ class Evaluator:
                 total = add(total, self.value(a, env))
             return total
         if isinstance(expr, Mul):
-            product: Num = 1
+            product = 1
             for a in expr.args:
                 product = mul(product, self.value(a, env))
             return product
@@ -304,6 +337,19 @@ class Evaluator:
         if getattr(expr, "is_number", False):
             return _num(expr)
         raise Unsupported(f"cannot evaluate {type(expr).__name__}: {expr}")
+
+    def _moment_of(self, expr: Any, env: Env) -> Num:
+        """E[X], Var X or Cov(X, Y), computed once per term and values of its free indices."""
+        seen = self._terms.get(id(expr))
+        if seen is None or seen[0] is not expr:
+            first = self._first.setdefault(expr, expr)
+            seen = self._terms[id(expr)] = (expr, first, tuple(sorted(expr.free_symbols, key=str)))
+        _, first, free = seen
+        key = (first, tuple(env.get(s, 0) for s in free))
+        value = self._known.get(key, _UNKNOWN)
+        if value is _UNKNOWN:
+            value = self._known[key] = self._moment_value(expr, env)
+        return value
 
     def _moment_value(self, expr: Any, env: Env) -> Num:
         """E[X], Var X or Cov(X, Y), from the polynomials of their arguments."""
