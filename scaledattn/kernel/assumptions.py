@@ -318,12 +318,20 @@ class Context:
         return tuple(a for a in self.assumptions if isinstance(a, Positive))
 
     def visible(self, scope: Scope) -> Context:
-        """The facts that hold at a position whose path binds ``scope.bound``."""
+        """The facts that hold at a position whose path binds ``scope.bound``.
+
+        Under ∂/∂sₘ a fact that names s (E[X] = s₁) holds at one point, not as s varies:
+        it is not read there (a definition is: it holds for every s).
+        """
         bound = scope.bound
-        if not bound:
+        if not bound and not scope.varied:
             return self
         sums = bound - scope.limits
-        keep = tuple(a for a in self.assumptions if not (self._reach(a) & bound))
+        keep = tuple(
+            a
+            for a in self.assumptions
+            if not (self._reach(a) & bound or self._names(a) & scope.varied)
+        )
         readable = tuple(a for a in keep if not (a.parameters() & sums))
         if len(readable) == len(self.assumptions):
             return self
@@ -340,6 +348,15 @@ class Context:
         for d in reached(self.assumptions, *terms_of(vars(a).values())):
             found |= d.constrains() | d.parameters()
         return found
+
+    def _names(self, a: Assumption) -> set[Any]:
+        """The vectors a fact names, also through the definitions it reaches (none: one)."""
+        if hasattr(a, "body"):
+            return set()
+        terms = list(terms_of(vars(a).values()))
+        found = reached(self.assumptions, *terms)
+        nodes = (n for t in (*terms, *(d.body for d in found)) for n in sympy.preorder_traversal(t))
+        return {getattr(n, "vector", None) for n in nodes} - {None}
 
     def entails(self, assumption: Assumption) -> bool:
         """True when ``assumption`` is declared here (syntactically)."""

@@ -17,7 +17,7 @@ Sum(i*i', (i', 1, n))
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import sympy
@@ -191,6 +191,8 @@ class Scope:
     ranges: tuple[tuple[Symbol, tuple[Expr, ...]], ...] = ()
     limits: frozenset[Symbol] = frozenset()
     distinct: frozenset[frozenset[Symbol]] = frozenset()
+    #: The vectors a derivative around the position varies (∂/∂sₘ: s).
+    varied: frozenset[str] = frozenset()
 
     @property
     def bound(self) -> frozenset[Symbol]:
@@ -223,11 +225,14 @@ class Scope:
         distinct = frozenset(p for p in self.distinct if not p & mine)
         distinct |= {frozenset(p) for p in getattr(b, "distinct_pairs", ())}
         limits = (self.limits - mine) | (mine if getattr(b, "is_limit", False) else set())
-        return Scope(ranges, frozenset(limits), distinct)
+        return Scope(ranges, frozenset(limits), distinct, self.varied)
 
 
 def arg_scopes(e: Any, scope: Scope) -> list[Scope]:
     """The scope of each argument of ``e`` when ``e`` is at ``scope``."""
+    if getattr(e, "is_derivative", False):  # ∂f/∂sₘ varies s inside f
+        varied = scope.varied | {e.args[1].vector}
+        return [replace(scope, varied=varied), scope]
     if not isinstance(e, Binder):
         return [scope] * len(e.args)
     inside = scope.enter(e)

@@ -21,7 +21,7 @@ from typing import Any
 import sympy
 from sympy import Add, Expr, KroneckerDelta, Mul, Pow, Symbol
 
-from scaledattn.kernel.assumptions import Assumption, Context
+from scaledattn.kernel.assumptions import Assumption, Context, reached
 from scaledattn.kernel.binders import Binder, Scope, rename_away, subst
 from scaledattn.kernel.expr import SUMS, IndexSum, fresh_index
 from scaledattn.kernel.rules import Rule, register, sum_linear
@@ -328,13 +328,16 @@ def cases(f: Expr, lam: Symbol, ctx: Context) -> tuple[list[Expr], Used] | None:
     definition left folded), or an entry at an index that grows with λ (it leaves every
     range).
     """
+    defs = definitions(ctx)
+    if any(indexed_by(d.body, lam) for d in reached(defs.values(), f)):
+        return None  # rⱼ = Σ_{i≤λ} sᵢ…: read inside the limit, s_i runs past every range
     f, used = _UNFOLD.apply(f, ctx)
     free, stack = set(), [f]
     while stack:  # the deltas outside every binder (inside, one may name a bound index)
         e = stack.pop()
         free |= {e} if isinstance(e, KroneckerDelta) else set()
         stack.extend(() if isinstance(e, Binder) else e.args)
-    varies = any(depends_on(d, "", definitions(ctx), lam) for d in free)  # through r too
+    varies = any(depends_on(d, "", defs, lam) for d in free)  # through a definition too
     if len(free) > MAX_CASES or varies or indexed_by(f, lam):
         return None
     deltas = sorted(free, key=sympy.default_sort_key)

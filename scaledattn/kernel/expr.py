@@ -340,7 +340,7 @@ def _check_dim(n: Any) -> Expr:
 
 def _check_index(i: Any) -> Expr:
     i = _term(i)
-    if (i.is_Integer and i > 0) or (i.is_Symbol and i.is_integer):
+    if (i.is_Integer and i > 0) or (within(i, INDEX_FACTS) and i.is_integer):  # (not i < 0)
         return i
     raise InvalidArgument(f"an index must be a positive integer or an index symbol, got {i!r}")
 

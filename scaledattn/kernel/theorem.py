@@ -90,6 +90,10 @@ class Derivation:
     assumptions: tuple[Assumption, ...] = ()
     title: str = ""
 
+    def __post_init__(self) -> None:  # a list given stays the derivation's: never read later
+        object.__setattr__(self, "steps", tuple(self.steps))
+        object.__setattr__(self, "assumptions", tuple(self.assumptions))
+
     @cached_property
     def context(self) -> Context:
         """The declared assumptions as a Context (built once: a derivation is immutable)."""

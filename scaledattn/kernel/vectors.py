@@ -27,6 +27,7 @@ from scaledattn.errors import InvalidArgument
 from scaledattn.kernel.assumptions import Assumption
 from scaledattn.kernel.binders import Binder, subst
 from scaledattn.kernel.expr import (
+    INDEX_FACTS,
     MOMENT_OPERATORS,
     Component,
     E,
@@ -212,7 +213,7 @@ def indexed_by(f: Any, lam: Any) -> bool:
 
 
 def _index_symbol(i: Any) -> Symbol:
-    if isinstance(i, Symbol) and i.is_integer:
+    if within(i, INDEX_FACTS) and i.is_integer:  # with no fact an index may not have
         return i
     raise InvalidArgument(f"expected an index symbol, got {i!r}")
 

@@ -756,3 +756,69 @@ def test_a_derivative_by_an_entry_of_a_defined_vector_is_no_term() -> None:
     result = _same(term, Entries(r, 2 * s[j], j))
     assert "r_1 is not defined by the assumptions, which is not assumed" in str(result.errors[0])
     assert _same(term).verified  # with r free, ∂s₁/∂r₁ = 0 is a term
+
+
+# ---------------------------------------------- what a fourteenth review found (k15)
+# A derivation kept the list of assumptions it was given (appended to after checking, a
+# cited lemma said it was proved under a definition: 0 = 1); an index symbol could carry
+# facts false on 1..n (j < 0: r_j = 1/(j − 1) passed as smooth); a moment E[X] = s₁, a
+# fact about one point, was substituted under ∂/∂s₁ (∂E[X]/∂s₁ = 1 and = 0 both certified
+# from E[X] = s₁, E[X] = s₂); an index growing with λ was hidden in a definition's body.
+
+
+def test_a_derivation_keeps_its_own_assumptions_not_the_list_it_was_given() -> None:
+    from scaledattn.kernel import Deriv, Entries, RealVector, check
+
+    s, r = RealVector("s", n), RealVector("r", n)
+    given: list[Any] = []
+    proof = (Step("deriv_linear", 0),)
+    lemma = check(Derivation("free_r", Equation(Deriv(r[1], s[1]), 0), proof, given))
+    assert lemma.derivation.assumptions == ()
+    given.append(Entries(r, s[j], j))  # the lemma was proved with r free, and stays so
+    steps = (Step(lemma, Deriv(r[1], s[1])), Step("entries_def", Deriv(s[1], s[1])))
+    steps += (Step("deriv_entry", 1),)
+    result = audit(Derivation("zero_is_one", Equation(0, 1), steps, (Entries(r, s[j], j),)))
+    assert not result.verified
+
+
+def test_an_index_carries_no_fact_that_1_to_n_does_not_have() -> None:
+    from scaledattn.kernel import Distinct, Entries, IndexRange, RealVector
+
+    r = RealVector("r", n)
+    for bad in (Symbol("j", integer=True, negative=True), Symbol("x", real=True)):
+        with pytest.raises(InvalidArgument):
+            Entries(r, 1 / (bad - 1), bad)
+        with pytest.raises(InvalidArgument):
+            r[bad]
+        with pytest.raises(InvalidArgument):
+            IndexRange(bad, n)
+        with pytest.raises(InvalidArgument):
+            Distinct(bad, j)
+    assert r[Symbol("k", integer=True)].index.is_integer  # knowing less is fine
+
+
+def test_a_moment_about_a_score_is_not_read_under_a_derivative_by_it() -> None:
+    from scaledattn.kernel import Deriv, RealVector
+
+    s = RealVector("s", n)
+    for facts in ((Moment(E(X), s[1]),), (Moment(E(X), s[1]), Moment(E(X), s[2]))):
+        step = (Step("substitute_moment", Deriv(s[1], s[1])),)
+        result = audit(Derivation("m", Equation(Deriv(E(X), s[1]), 1), step, facts))
+        assert not result.verified  # E[X] = s₁ holds at one point, not as s₁ varies
+    # outside the derivative the moment is read as before
+    outside = (Step("substitute_moment", s[1] * Deriv(s[1], s[1])),)
+    moment = (Moment(E(X), s[1]),)
+    assert audit(
+        Derivation(
+            "o", Equation(E(X) * Deriv(s[1], s[1]), s[1] * Deriv(s[1], s[1])), outside, moment
+        )
+    ).verified
+
+
+def test_an_index_growing_with_lambda_inside_a_definition_is_refused() -> None:
+    from scaledattn.kernel import Entries, RealVector
+
+    s, r = RealVector("s", n), RealVector("r", n)
+    d = Entries(r, IndexSum(s[i] * sympy.KroneckerDelta(i, 1), i, lam_seq), j)
+    result = _same(Lim(r[1] * sympy.exp(-lam_seq), lam_seq), d)
+    assert "converges, which is not assumed" in str(result.errors[0])
