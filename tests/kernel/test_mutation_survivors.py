@@ -445,3 +445,15 @@ def test_one_step_is_checked_alone_without_a_derivations_memo() -> None:
     seen: dict[int, Any] = {}
     assert check_step(E(X + Y), step, 1, proof, admitted=seen).ok
     assert len(seen) == 2  # the previous expression and the claim, each admitted once
+
+
+def test_conditions_keeps_every_scope_a_condition_stands_at() -> None:
+    from scaledattn.kernel import Lim
+    from scaledattn.kernel.expr import conditions
+
+    lam = Symbol("lam", positive=True)
+    divisor = sympy.exp(lam) - 2
+    for claim in (Lim(sympy.exp(-lam) / divisor, lam) + 1 / divisor, 1 / divisor + 1 / divisor**3):
+        scopes = conditions(claim)[("nonzero", divisor)]
+        limits = sorted(len(s.limits) for s in scopes)
+        assert limits == ([0, 1] if claim.has(Lim) else [0]), scopes
