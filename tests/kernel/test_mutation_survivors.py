@@ -457,3 +457,23 @@ def test_conditions_keeps_every_scope_a_condition_stands_at() -> None:
         scopes = conditions(claim)[("nonzero", divisor)]
         limits = sorted(len(s.limits) for s in scopes)
         assert limits == ([0, 1] if claim.has(Lim) else [0]), scopes
+
+
+def test_which_conditions_a_term_is_asked_for_written_and_evaluated() -> None:
+    # 1/√x written as (x^{1/2})^{−1}: written, x ≥ 0 and √x ≠ 0; evaluated, x^{−1/2}: x > 0
+    from scaledattn.kernel.expr import unclaimable
+
+    x = Symbol("x", real=True)
+    written = sympy.Pow(sympy.Pow(x, sympy.Rational(1, 2), evaluate=False), -1, evaluate=False)
+    for total, expected in (
+        (False, {("nonzero", sympy.sqrt(x))}),  # x > 0 kept by evaluation covers x ≥ 0
+        (True, {("nonzero", sympy.sqrt(x)), ("nonnegative", x), ("positive", x)}),
+    ):
+        asked: set[tuple[str, Any]] = set()
+
+        def holds(kind: str, base: Any, scope: Any, asked: Any = asked) -> bool:
+            asked.add((kind, base))
+            return True
+
+        assert unclaimable(written, holds, total=total) is None
+        assert asked == expected
