@@ -892,6 +892,50 @@ ARGUED: dict[str, Argument] = {
         "a limit's condition has the limit itself as its base, which is one factor with"
         " coefficient 1: the product branch returns it unchanged, as the early return does",
     ),
+    **_argue(
+        K + "expr.x_conditions",
+        {
+            9: 'smooth or getattr(n, "is_derivative", None)',
+            62: 'elif getattr(n, "is_limit", None):',
+            79: 'elif getattr(n, "is_derivative", None):',
+            99: 'if getattr(n, "args", None):',
+        },
+        "read only as a truth value, and None is false as False and () are",
+    ),
+    **_argue(K + "expr.x_conditions", {102: 'if getattr(n, "args", ):'}, _ATOM),
+    **_argue(
+        K + "expr.x_conditions",
+        {
+            108: "scope), strict=None)",
+            111: "arg_scopes(n, scope), ))",
+            116: "scope), strict=False)",
+        },
+        "arg_scopes gives one scope per argument: the zip is always of equal lengths",
+    ),
+    **_argue(
+        K + "expr.x_unclaimable",
+        {23: "_refused(term) and _refused(evaluated)"},
+        "every caller admits the term first (as_term refuses what _refused refuses), so"
+        " _refused(term) is None here and only the evaluated term's answer counts",
+    ),
+    **_argue(
+        K + "expr.x_unclaimable",
+        {
+            35: "conditions(term, None)",
+            37: "conditions(term, ),",
+            39: "conditions(evaluated, None)",
+            41: "conditions(evaluated, )",
+        },
+        "smooth is true only for a definition's body, which Entries rebuilds before the"
+        " check: the written and the evaluated term are the same, and either reading, with"
+        " smooth, finds every condition (None is false as False is)",
+    ),
+    **_argue(
+        K + "theorem.x__claim",
+        {10: '"XXsmoothXX", "free"'},
+        "a smooth condition's base is a limit or a delta of entries: no fact, form, sign for"
+        " large λ or case makes one hold (is_smooth is no SymPy fact, _SIGNS has no smooth)",
+    ),
 }
 
 

@@ -824,3 +824,17 @@ def test_an_index_growing_with_lambda_inside_a_definition_is_refused() -> None:
     d = Entries(r, IndexSum(s[i] * sympy.KroneckerDelta(i, 1), i, lam_seq), j)
     result = _same(Lim(r[1] * sympy.exp(-lam_seq), lam_seq), d)
     assert "converges, which is not assumed" in str(result.errors[0])
+
+
+def test_a_moment_about_a_defined_vector_of_scores_is_not_read_under_a_derivative() -> None:
+    # E[X] = r₁ with rⱼ = sⱼ + 1 names s through r's definition: at one point of s only
+    from scaledattn.kernel import Deriv, Entries, RealVector
+
+    s, r = RealVector("s", n), RealVector("r", n)
+    facts = (Entries(r, s[j] + 1, j), Moment(E(X), r[1]))
+    statement = Equation(Deriv(E(X), s[1]), Deriv(r[1], s[1]))
+    result = audit(
+        Derivation("d", statement, (Step("substitute_moment", Deriv(r[1], s[1])),), facts)
+    )
+    assert not result.verified
+    assert "MissingAssumption" in repr(result.errors[0])
