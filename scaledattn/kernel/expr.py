@@ -244,8 +244,9 @@ def conditions(term: Any, smooth: bool = False) -> dict[tuple[str, Expr], frozen
             root = "positive" if smooth else "nonnegative"  # √x has no derivative at 0
             kind = "nonzero" if n.exp.is_integer else root if n.exp.is_positive else "positive"
             condition = (kind, _rebuild(n.base))
-        elif smooth and isinstance(n, (sympy.Abs, sympy.Max, sympy.Min)):  # corners
-            condition = ("nonzero", _rebuild(n.args[0] - sum(n.args[1:])))
+        elif smooth and isinstance(n, (sympy.Abs, sympy.Max, sympy.Min)):  # corners: ties
+            pairs = itertools.combinations((*n.args, 0)[: max(len(n.args), 2)], 2)  # |x|: x, 0
+            condition = ("nonzero", _rebuild(sympy.Mul(*(a - b for a, b in pairs))))
         elif smooth and isinstance(n, sympy.KroneckerDelta):  # δ(s₁, 1) jumps at s₁ = 1
             if not all(a.is_Integer or a.is_Symbol for a in n.args):  # (δ of indices: no)
                 condition = ("smooth", _rebuild(n))

@@ -838,3 +838,20 @@ def test_a_moment_about_a_defined_vector_of_scores_is_not_read_under_a_derivativ
     )
     assert not result.verified
     assert "MissingAssumption" in repr(result.errors[0])
+
+
+# ---------------------------------------------- what a fifteenth review found (k16)
+# Under a derivative, Max/Min of three arguments asked only a₀ − (a₁ + a₂) ≠ 0:
+# Max(−1, s₁, −s₁) = |s₁| passed as smooth (also as a definition's body).
+
+
+def test_a_corner_of_max_or_min_is_where_any_two_arguments_tie() -> None:
+    from scaledattn.kernel import Deriv, Entries, RealVector
+
+    s, r = RealVector("s", n), RealVector("r", n)
+    for f in (sympy.Max(-1, s[1], -s[1]), sympy.Min(1, s[1], -s[1])):
+        result = _same(Deriv(f, s[1]))
+        assert "s_1 ≠ 0" in str(result.errors[0])
+    with pytest.raises(InvalidArgument, match="defined and smooth"):
+        Entries(r, sympy.Max(-1, s[j], -s[j]), j)
+    assert _same(Deriv(sympy.Max(1, sympy.exp(s[1]) + 2, 2 * sympy.exp(s[1]) + 5), s[1])).verified
