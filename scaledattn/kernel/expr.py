@@ -339,8 +339,10 @@ def _check_dim(n: Any) -> Expr:
     )
 
 
-def _check_index(i: Any) -> Expr:
+def _check_index(i: Any, dim: Any = 0) -> Expr:
     i = _term(i)
+    if i.is_Integer and _term(dim).is_Integer and i > dim > 0:  # s₅ of s = (s₁, s₂, s₃)
+        raise InvalidArgument(f"the index {i} is beyond the dimension {dim}")
     if (i.is_Integer and i > 0) or (within(i, INDEX_FACTS) and i.is_integer):  # (not i < 0)
         return i
     raise InvalidArgument(f"an index must be a positive integer or an index symbol, got {i!r}")
@@ -383,7 +385,7 @@ class RandomVector:
         self.dim = _check_dim(dim)
 
     def __getitem__(self, i: Any) -> Component:
-        return Component(self.label, i)
+        return Component(self.label, _check_index(i, self.dim))
 
     def __eq__(self, other: object) -> bool:
         return (

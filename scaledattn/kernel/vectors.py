@@ -63,7 +63,7 @@ class Entry(OpaqueTerm):
     is_real = True
 
     def __new__(cls, name: Any, i: Any, n: Any) -> Entry:
-        obj: Entry = Expr.__new__(cls, _name(name), _check_index(i), _check_dim(n))
+        obj: Entry = Expr.__new__(cls, _name(name), _check_index(i, n), _check_dim(n))
         return obj
 
     @property
@@ -92,7 +92,9 @@ class Softmax(OpaqueTerm):
     def __new__(cls, scores: Any, i: Any, n: Any, name: Any = "p") -> Softmax:
         if _name(name) == _name(scores):  # pᵢ would be shown as sᵢ
             raise InvalidArgument(f"the softmax of {scores} needs a name of its own")
-        obj: Softmax = Expr.__new__(cls, _name(scores), _check_index(i), _check_dim(n), _name(name))
+        obj: Softmax = Expr.__new__(
+            cls, _name(scores), _check_index(i, n), _check_dim(n), _name(name)
+        )
         return obj
 
     @property

@@ -855,3 +855,27 @@ def test_a_corner_of_max_or_min_is_where_any_two_arguments_tie() -> None:
     with pytest.raises(InvalidArgument, match="defined and smooth"):
         Entries(r, sympy.Max(-1, s[j], -s[j]), j)
     assert _same(Deriv(sympy.Max(1, sympy.exp(s[1]) + 2, 2 * sympy.exp(s[1]) + 5), s[1])).verified
+
+
+# ---------------------------------------------- what a sixteenth review found (k17)
+# An entry, softmax weight or component at a numeric index past a numeric dimension
+# (p₅ of a softmax of three scores) was a term; 0⁰ = 1 is the convention, as in SymPy.
+
+
+def test_a_numeric_index_past_a_numeric_dimension_is_no_term() -> None:
+    from scaledattn.kernel import RandomVector, RealVector, SoftmaxVector
+
+    s = RealVector("s", 3)
+    for make in (lambda: s[5], lambda: SoftmaxVector(s, "p")[4], lambda: RandomVector("q", 3)[5]):
+        with pytest.raises(InvalidArgument, match="beyond the dimension 3"):
+            make()
+    assert s[3].index == 3
+    assert RealVector("t", n)[5].index == 5  # n unknown: the documented gap
+
+
+def test_zero_to_the_zero_is_one_by_convention() -> None:
+    # x⁰ = 1 for every x, 0 included (SymPy's and Mathlib's convention, and the oracle's)
+    with as_written():
+        z = sympy.Pow(0, 0)
+    assert _same(z).verified
+    assert conditions(z) == {}
