@@ -417,7 +417,7 @@ def _claim(kind: str, x: Any, ctx: Context, used: set[Assumption]) -> Any:
         def test(g: Expr) -> bool:
             if kind == "convergent":
                 return converges(g, lam, defs) is True
-            return eventual_sign(g, lam, defs) in _SIGNS.get(kind, ())
+            return eventual_sign(g, lam, defs) in _SIGNS[kind]
 
         if test(f):
             return True
@@ -429,7 +429,7 @@ def _claim(kind: str, x: Any, ctx: Context, used: set[Assumption]) -> Any:
 
     term = as_term(x)
     defs = definitions(ctx)
-    why = unclaimable(term, holds, total=True) if isinstance(term, sympy.Basic) else None
+    why = unclaimable(term, holds, total=True)
     if why is not None:
         raise InvalidArgument(why)
     if kind == "calc" and not isinstance(term, Expr):

@@ -201,12 +201,11 @@ def indexed_by(f: Any, lam: Any) -> bool:
     def walk(e: Any, grows: set[Any]) -> bool:
         if isinstance(e, (Entry, Softmax, Component)) and e.index in grows:
             return True
-        inner = grows
-        if isinstance(e, Binder):  # a sum up to what grows binds an index that grows
-            tied = any(grows & x.free_symbols for x in e.outside)
-            inner = grows | set(e.bound) if tied else grows - set(e.bound)
-        scoped = getattr(e, "scope_at", ())
-        return any(walk(a, inner if n in scoped else grows) for n, a in enumerate(e.args))
+        if not isinstance(e, Binder):
+            return any(walk(a, grows) for a in e.args)
+        tied = any(grows & x.free_symbols for x in e.outside)  # a sum up to what grows
+        inner = grows | set(e.bound) if tied else grows - set(e.bound)
+        return any(walk(a, inner if n in e.scope_at else grows) for n, a in enumerate(e.args))
 
     return walk(f, {lam})
 

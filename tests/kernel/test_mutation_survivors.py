@@ -477,3 +477,56 @@ def test_which_conditions_a_term_is_asked_for_written_and_evaluated() -> None:
 
         assert unclaimable(written, holds, total=total) is None
         assert asked == expected
+
+
+# --------------------------------------- the last screen of issue 12: surviving mutants
+
+
+def test_a_derivation_given_lists_holds_tuples() -> None:
+    steps = [Step(RULES["expectation_linear"], E(X) + E(Y))]
+    proof = Derivation("d", Equation(E(X + Y), E(X) + E(Y)), steps, [])  # type: ignore[arg-type]
+    assert type(proof.steps) is tuple
+    assert type(proof.assumptions) is tuple
+
+
+def test_a_moment_about_scores_is_not_read_under_a_derivative_inside_a_sum() -> None:
+    from scaledattn.kernel import Deriv, IndexSum, Moment, RealVector
+
+    s = RealVector("s", n)
+    inside = Deriv(IndexSum(E(X) * i, i, n), s[1])
+    claim = Deriv(IndexSum(s[1] * i, i, n), s[1])
+    step = (Step(RULES["substitute_moment"], claim),)
+    result = audit(Derivation("m", Equation(inside, claim), step, (Moment(E(X), s[1]),)))
+    assert not result.verified
+    assert "MissingAssumption" in repr(result.errors[0])
+
+
+def test_a_tie_of_max_is_the_only_corner_of_two_arguments() -> None:
+    # Max(s₁, s₁ + Σⱼ e^{sⱼ}): the tie is never (the sum is > 0 by its form), though s₁ may be 0
+    from scaledattn.kernel import Deriv, IndexSum, RealVector
+
+    s = RealVector("s", n)
+    jj = index("jj")
+    f = Deriv(sympy.Max(s[1], s[1] + IndexSum(sympy.exp(s[jj]), jj, n)), s[1])
+    assert audit(Derivation("t", Equation(f, f), (Step(RULES["ring"], f),))).verified
+
+
+def test_a_condition_inside_a_sum_up_to_lambda_that_names_an_entry_holds_for_large_lambda() -> None:
+    from scaledattn.kernel import IndexSum, Lim, RealVector
+
+    lam = Symbol("λ", positive=True, integer=True)
+    s = RealVector("s", n)
+    jj = index("jj")
+    body = IndexSum(sympy.KroneckerDelta(jj, 1) / (sympy.exp(lam) - sympy.exp(s[1])), jj, lam)
+    claim = Lim(body, lam)
+    assert audit(Derivation("g", Equation(claim, claim), (Step(RULES["ring"], claim),))).verified
+
+
+def test_a_form_with_more_deltas_than_the_cases_is_read_directly() -> None:
+    from scaledattn.kernel import Lim
+
+    lam = Symbol("lam", positive=True)
+    a, b, c, d, e = (index(x) for x in "abcde")
+    deltas = sum(sympy.KroneckerDelta(*p) for p in ((a, b), (b, c), (c, d), (d, e)))
+    claim = Lim((deltas + 1) * sympy.exp(-lam), lam)
+    assert audit(Derivation("f", Equation(claim, claim), (Step(RULES["ring"], claim),))).verified
