@@ -870,6 +870,8 @@ def test_a_numeric_index_past_a_numeric_dimension_is_no_term() -> None:
         with pytest.raises(InvalidArgument, match="beyond the dimension 3"):
             make()
     assert s[3].index == 3
+    with pytest.raises(InvalidArgument, match="beyond the dimension 1"):
+        RealVector("u", 1)[2]
     assert RealVector("t", n)[5].index == 5  # n unknown: the documented gap
 
 
