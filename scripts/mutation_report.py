@@ -896,21 +896,58 @@ ARGUED: dict[str, Argument] = {
         K + "expr.x_conditions",
         {
             9: 'smooth or getattr(n, "is_derivative", None)',
-            62: 'elif getattr(n, "is_limit", None):',
-            79: 'elif getattr(n, "is_derivative", None):',
-            99: 'if getattr(n, "args", None):',
+            71: 'elif getattr(n, "is_limit", None):',
+            88: 'elif getattr(n, "is_derivative", None):',
+            108: 'if getattr(n, "args", None):',
         },
         "read only as a truth value, and None is false as False and () are",
     ),
-    **_argue(K + "expr.x_conditions", {102: 'if getattr(n, "args", ):'}, _ATOM),
+    **_argue(K + "expr.x_conditions", {111: 'if getattr(n, "args", ):'}, _ATOM),
     **_argue(
         K + "expr.x_conditions",
         {
-            108: "scope), strict=None)",
-            111: "arg_scopes(n, scope), ))",
-            116: "scope), strict=False)",
+            117: "scope), strict=None)",
+            120: "arg_scopes(n, scope), ))",
+            125: "scope), strict=False)",
         },
         "arg_scopes gives one scope per argument: the zip is always of equal lengths",
+    ),
+    **_argue(
+        K + "binders.xǁScopeǁenter",
+        {35: 'getattr(b, "is_limit", None)'},
+        "read only as a truth value, and None is false as False is",
+    ),
+    **_argue(
+        K + "binders.x_arg_scopes",
+        {3: 'getattr(e, "is_derivative", None)'},
+        "read only as a truth value, and None is false as False is",
+    ),
+    **_argue(
+        K + "binders.x_arg_scopes",
+        {22: "inside if (n in e.scope_at) or True else scope"},
+        "a binder's other arguments are its bound symbols and its bounds (dimension symbols"
+        " and numbers): no rule rewrites and no condition stands there, so the facts read"
+        " at them do not matter",
+    ),
+    **_argue(
+        K + "calculus.x_cases",
+        {29: "depends_on(d, None, defs, lam)", 36: 'depends_on(d, "XXXX", defs, lam)'},
+        "with a symbol given, depends_on compares the name only with the vectors entries"
+        " and weights belong to: a vector is never named '' or None, and XXXX only by a user"
+        " who names one so (then a delta of its entries is refused, more cautiously)",
+    ),
+    **_argue(
+        K + "calculus.x_cases",
+        {41: "indexed_by(f, None)"},
+        "after the unfolding an entry at an index growing with λ can only come from a"
+        " definition's body (softmax_def and the sum rules bring none: sum_delta needs"
+        " 1 ≤ λ ≤ n, which no fact visible inside the limit gives), and the definitions"
+        " reached are read for one before the unfolding",
+    ),
+    **_argue(
+        K + "calculus.x_cases",
+        {63: "strict=None)))", 66: "zip(deltas, v, )))", 67: "strict=False)))"},
+        "product(..., repeat=len(deltas)) gives tuples of len(deltas): equal lengths",
     ),
     **_argue(
         K + "expr.x_unclaimable",

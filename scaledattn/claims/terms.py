@@ -420,7 +420,12 @@ class ClaimScope:
             raise self.fail("dot takes the vectors q and k: dot(q, k) or dot(q, k, N)")
         d = self.dimension()
         if len(node.children) == 3:
-            d = self.scalar(node.children[2], "the dimension of dot(q, k, N)")
+            given = self.scalar(node.children[2], "the dimension of dot(q, k, N)")
+            if "d_k" in self.constants and given != d:  # one q and one k: d_k components
+                raise self.fail(
+                    f"dot(q, k, {given}): q and k have d_k = {d} components, as assumed"
+                )
+            d = given
         if not ((d.is_Integer and 1 <= d <= MAX_DIMENSION) or d == dimension("d_k")):
             raise self.fail(
                 f"the dimension must be a positive integer up to {MAX_DIMENSION} or d_k"

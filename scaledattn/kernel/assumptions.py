@@ -156,7 +156,11 @@ class Moment(Assumption):
             raise InvalidArgument(f"a moment assumption is about E, Var or Cov, got {lhs}")
         if is_random(value):
             raise InvalidArgument(f"a moment's value must not be random, got {value}")
-        if isinstance(lhs, Var) and value.is_negative:
+        try:
+            negative = value.is_negative
+        except Exception:  # SymPy's deduction can fail on a term; then it is not known < 0
+            negative = None
+        if isinstance(lhs, Var) and negative:
             raise InvalidArgument(f"a variance cannot be negative: {lhs} = {value}")
         object.__setattr__(self, "lhs", lhs)
         object.__setattr__(self, "value", value)
