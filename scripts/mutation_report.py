@@ -973,6 +973,42 @@ ARGUED: dict[str, Argument] = {
         "a smooth condition's base is a limit or a delta of entries: no fact, form, sign for"
         " large λ or case makes one hold (is_smooth is no SymPy fact, _SIGNS has no smooth)",
     ),
+    **_argue(
+        K + "theorem.x_check_step",
+        {60: "if (result.ok) or True else result"},
+        "a refused step's used set is read by no verdict: audit makes a Theorem only when"
+        " every step is accepted, and reports name the rule and the terms",
+    ),
+    **_argue(
+        K + "theorem.x__admitted",
+        {2: "if id(None) not in seen", 5: "seen[id(x)][1] is not x", 6: "seen[id(x)][0] is x:"},
+        "the memo only saves work: each mutant admits a claim again where the original reuses"
+        " its admission, with the same result (x is kept in the memo, so an id is never"
+        " reused within one audit, and admitting is deterministic)",
+    ),
+    **_argue(
+        K + "theorem.x_audit",
+        {16: "derivation, theorems, None))", 22: "derivation, theorems, ))"},
+        "without the shared memo each step admits its claims again: the same results, slower",
+    ),
+    **_argue(
+        K + "theorem.x_audit",
+        {43: "if (derivation.steps) or True else None"},
+        "with no step the statement is refused as needing one, whatever ends is",
+    ),
+    **_argue(
+        K + "theorem.x__claim",
+        {11: '"SMOOTH", "free"'},
+        "a smooth condition's base is a limit or a delta of entries: no fact, form, sign for"
+        " large λ or case makes one hold (is_smooth is no SymPy fact, _SIGNS has no smooth)",
+    ),
+    **_argue(
+        K + "theorem.x__claim",
+        {78: "depends_on(term, None, defs, s)", 85: 'depends_on(term, "XXXX", defs, s)'},
+        "with a symbol given, depends_on compares the name only with the vectors entries"
+        " and weights belong to: a vector is never named '' or None, and XXXX only by a user"
+        " who names one so (then the condition is refused, more cautiously)",
+    ),
 }
 
 

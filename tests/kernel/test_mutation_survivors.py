@@ -530,3 +530,13 @@ def test_a_form_with_more_deltas_than_the_cases_is_read_directly() -> None:
     deltas = sum(sympy.KroneckerDelta(*p) for p in ((a, b), (b, c), (c, d), (d, e)))
     claim = Lim((deltas + 1) * sympy.exp(-lam), lam)
     assert audit(Derivation("f", Equation(claim, claim), (Step(RULES["ring"], claim),))).verified
+
+
+def test_an_equivalence_may_end_in_a_python_truth_value() -> None:
+    from scaledattn.kernel import Equivalence
+
+    x = Symbol("x", real=True)
+    proof = Derivation(
+        "t", Equivalence(sympy.Eq(x, x, evaluate=False), True), (Step(RULES["ring"], True),)
+    )
+    assert audit(proof).verified
