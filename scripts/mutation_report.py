@@ -1009,6 +1009,12 @@ ARGUED: dict[str, Argument] = {
         " and weights belong to: a vector is never named '' or None, and XXXX only by a user"
         " who names one so (then the condition is refused, more cautiously)",
     ),
+    **_argue(
+        K + "vectors.x_indexed_by",
+        {26: "inner if (n in e.scope_at) or True else grows"},
+        "a binder's other arguments are its bound symbols and its bounds (dimension symbols"
+        " and numbers): no entry stands there, whatever set of growing indices is passed",
+    ),
 }
 
 
