@@ -1015,6 +1015,11 @@ ARGUED: dict[str, Argument] = {
         "a binder's other arguments are its bound symbols and its bounds (dimension symbols"
         " and numbers): no entry stands there, whatever set of growing indices is passed",
     ),
+    **_argue(
+        K + "assumptions.xǁMomentǁ__init__",
+        {9: 'negative = ""'},
+        "read only as a truth value, and '' is false as None is",
+    ),
 }
 
 
