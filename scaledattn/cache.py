@@ -371,22 +371,18 @@ def _known(module: Any, derivation: Any) -> Checked | None:
 
 def checked(module: Any, derivation: Any) -> Checked:
     """The verdict and witnesses of ``derivation``: kept from an earlier run, or computed now."""
-    key = (id(module.module), id(derivation))
-    hit = _CHECKED.get(key)
-    if hit is not None and hit[0] is module.module and hit[1] is derivation:
-        return hit[2]
-    kept = store() if cacheable(module) else None
-    print_ = fingerprint(derivation) if kept is not None else ""
     result = _known(module, derivation)
     if result is None:
         result = _compute(module, derivation)
+        kept = store() if cacheable(module) else None
         if kept is not None:
+            print_ = fingerprint(derivation)
             record = kept.get(derivation.name, print_) or {"fingerprint": print_}
             kept.put(
                 derivation.name,
                 {**record, "verified": result.verified, "check": result.as_record()},
             )
-    _CHECKED[key] = (module.module, derivation, result)
+    _CHECKED[(id(module.module), id(derivation))] = (module.module, derivation, result)
     return result
 
 

@@ -45,9 +45,9 @@ from scaledattn.claims.syntax import unparse
 from scaledattn.claims.terms import Value, has_moments, is_literal, tolerance
 from scaledattn.derive import audit_of
 from scaledattn.errors import InvalidArgument, Undecided
-from scaledattn.kernel import Audit, Context, Cov, Derivation, E, Positive, Std, Var
+from scaledattn.kernel import Audit, Context, Derivation, Positive
 from scaledattn.kernel.assumptions import sign_facts
-from scaledattn.kernel.expr import is_random
+from scaledattn.kernel.expr import MOMENT_OPERATORS, is_random
 from scaledattn.kernel.vectors import nonzero
 from scaledattn.render import render
 from scaledattn.render.display import unicode_line
@@ -115,10 +115,6 @@ def derivation_evidence(derivation: Derivation, what: str) -> Evidence:
     )
 
 
-#: The moment operators: each reduces to a closed form by a derivation of its own.
-MOMENTS = (E, Var, Cov, Std)
-
-
 def nonzero_unknown(closed: dict[Expr, Expr], assumptions: Sequence[Any]) -> str:
     """A moment's closed form not known to be non-zero ("" when each is), shown as ``M = v``.
 
@@ -139,7 +135,7 @@ def moments_divided(value: Expr) -> list[Expr]:
     stack = [value]
     while stack:
         node = stack.pop()
-        if isinstance(node, MOMENTS):
+        if isinstance(node, MOMENT_OPERATORS):
             moments.append(node)
         else:
             stack.extend(node.args)
