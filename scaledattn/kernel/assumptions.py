@@ -334,7 +334,7 @@ class Context:
         keep = tuple(
             a
             for a in self.assumptions
-            if not (self._reach(a) & bound or self._names(a) & scope.varied)
+            if not (self._reach(a) & bound or (scope.varied and self._names(a) & scope.varied))
         )
         readable = tuple(a for a in keep if not (a.parameters() & sums))
         if len(readable) == len(self.assumptions):

@@ -289,6 +289,12 @@ def _rational_limit(f: Expr, lam: Symbol) -> Expr | None:
     return sympy.cancel(value).xreplace(back)  # cancel is total on these terms
 
 
+def _positive_root(f: Expr) -> bool:
+    """Whether ``f`` holds a root and is > 0 by its form: then lim f = √(lim f²)."""
+    roots = any(isinstance(a, Pow) and not a.exp.is_Integer for a in sympy.preorder_traversal(f))
+    return roots and positive(f)
+
+
 def converges(f: Expr, lam: Symbol, defs: dict[str, Entries]) -> bool | None:
     """Whether lim_{λ→∞} f is finite, for f = P(e^λ)/Q(e^λ); None without that form.
 
@@ -299,8 +305,7 @@ def converges(f: Expr, lam: Symbol, defs: dict[str, Entries]) -> bool | None:
         f = f.base
     if isinstance(f, Add) and all(converges(a, lam, defs) for a in f.args):
         return True  # a sum of finite limits is finite (and quicker to see, term by term)
-    roots = any(isinstance(a, Pow) and not a.exp.is_Integer for a in sympy.preorder_traversal(f))
-    f = f**2 if roots and positive(f) else f
+    f = f**2 if _positive_root(f) else f
     form = _rational_form(f, lam) if _admissible(f, lam, defs) else None
     return None if form is None else form[0].is_zero or form[0].degree() <= form[1].degree()
 
@@ -371,8 +376,7 @@ def _limit_at_infinity(e: Expr, ctx: Context, scope: Scope) -> Rewrite | None:
         if inner is None or eventual_sign(f.base, lam, definitions(ctx)) not in (0, 1):
             return None
         return sympy.sqrt(inner), NOTHING
-    roots = any(isinstance(a, Pow) and not a.exp.is_Integer for a in sympy.preorder_traversal(f))
-    if roots and positive(f):
+    if _positive_root(f):
         # f > 0 throughout, so lim f = √(lim f²).
         square = _rational_limit(f**2, lam)
         if square is None or not (square.is_zero or positive(square)):

@@ -25,7 +25,7 @@ from sympy.core.symbol import Str
 
 from scaledattn.errors import InvalidArgument
 from scaledattn.kernel.assumptions import Assumption
-from scaledattn.kernel.binders import Binder, subst
+from scaledattn.kernel.binders import Binder, Scope, arg_scopes, subst
 from scaledattn.kernel.expr import (
     INDEX_FACTS,
     MOMENT_OPERATORS,
@@ -195,19 +195,15 @@ class Lim(Binder, OpaqueTerm):
 def indexed_by(f: Any, lam: Any) -> bool:
     """Whether an entry, a softmax weight or a component in ``f`` has an index growing with λ.
 
-    λ itself (r_λ), or the index of a sum up to it (s_j in Σ_{j≤λ} s_j).
+    λ itself (r_λ), or the index of a sum up to it (s_j in Σ_{j≤λ} s_j: ``Scope.growing``).
     """
-
-    def walk(e: Any, grows: set[Any]) -> bool:
-        if isinstance(e, (Entry, Softmax, Component)) and e.index in grows:
+    stack: list[tuple[Any, Scope]] = [(f, Scope())]
+    while stack:
+        e, scope = stack.pop()
+        if isinstance(e, (Entry, Softmax, Component)) and e.index in {lam, *scope.growing(lam)}:
             return True
-        if not isinstance(e, Binder):
-            return any(walk(a, grows) for a in e.args)
-        tied = any(grows & x.free_symbols for x in e.outside)  # a sum up to what grows
-        inner = grows | set(e.bound) if tied else grows - set(e.bound)
-        return any(walk(a, inner if n in e.scope_at else grows) for n, a in enumerate(e.args))
-
-    return walk(f, {lam})
+        stack.extend(zip(e.args, arg_scopes(e, scope), strict=True))
+    return False
 
 
 # --------------------------------------------------------------------- assumptions
