@@ -765,7 +765,7 @@ ARGUED: dict[str, Argument] = {
     ),
     **_argue(
         K + "calculus.x__limit_at_infinity",
-        {56: "if (value is None) and False else (value, NOTHING)"},
+        {50: "if (value is None) and False else (value, NOTHING)"},
         "a local rule returning (None, NOTHING) is read as no rewrite: _everywhere's visit"
         " returns the None and walk_scoped keeps the node, as when the rule returns None",
     ),
@@ -1011,9 +1011,12 @@ ARGUED: dict[str, Argument] = {
     ),
     **_argue(
         K + "vectors.x_indexed_by",
-        {26: "inner if (n in e.scope_at) or True else grows"},
-        "a binder's other arguments are its bound symbols and its bounds (dimension symbols"
-        " and numbers): no entry stands there, whatever set of growing indices is passed",
+        {
+            10: "arg_scopes(e, scope), strict=None))",
+            13: "arg_scopes(e, scope), ))",
+            18: "arg_scopes(e, scope), strict=False))",
+        },
+        "arg_scopes gives one scope per argument: the zip is always of equal lengths",
     ),
     **_argue(
         K + "assumptions.xǁMomentǁ__init__",
