@@ -118,6 +118,7 @@ def cmd_witness(args: argparse.Namespace) -> int:
 def _text(w: ScoreWitness) -> str:
     import sympy
 
+    from scaledattn.numeric.exact import BinomialLaw
     from scaledattn.numeric.montecarlo import Z95
     from scaledattn.registry import find_derivation
     from scaledattn.render.display import statement_parts, unicode_line
@@ -129,8 +130,12 @@ def _text(w: ScoreWitness) -> str:
             products = ", ".join(f"{v}" for v in row.products)
             lines.append(f"    ({products})  q·k = {row.score}  probability {row.probability}")
         lines.append(f"  from the listing: mean {w.listing.mean}, variance {w.listing.variance}")
-    if w.law is not None:
+    if isinstance(w.law, BinomialLaw):
+        lines.append(f"  exact law of q·k, a shifted binomial: {w.law.support_size} values")
+        lines.append(f"    {w.law.closed_form('q·k')}")
+    elif w.law is not None:
         lines.append(f"  exact law of q·k by convolution: {w.law.support_size} values")
+    if w.law is not None:
         lines.append(f"  mean      {w.mean}")
         lines.append(f"  variance  {w.variance}")
     elif w.estimate is not None:

@@ -28,7 +28,7 @@ import sympy
 
 from scaledattn.errors import InvalidArgument
 from scaledattn.numeric.distributions import Distribution
-from scaledattn.numeric.exact import Combinations, LatticeLaw, combinations, score_law
+from scaledattn.numeric.exact import BinomialLaw, Combinations, ExactLaw, combinations, score_law
 from scaledattn.numeric.montecarlo import Z95, Z_AGREE, Estimate, estimate_scores
 
 __all__ = ["MAX_D_K", "ScoreWitness", "moment_values", "witness_scores"]
@@ -71,7 +71,7 @@ class ScoreWitness:
     variance: Fraction | float
     expected_variance: Any
     agrees: bool
-    law: LatticeLaw | None = None
+    law: ExactLaw | None = None
     estimate: Estimate | None = None
     listing: Combinations | None = None
 
@@ -92,6 +92,8 @@ class ScoreWitness:
             out["mean"] = str(self.mean)
             out["variance"] = str(self.variance)
             out["support_size"] = self.law.support_size
+            if isinstance(self.law, BinomialLaw):
+                out["law"] = self.law.closed_form("q·k")
         if self.estimate is not None:
             est = self.estimate
             out.update(
