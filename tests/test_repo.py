@@ -25,6 +25,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("scaledattn.rulebook", "scaledattn.explain", "scaledattn.definitions"),
     ("scaledattn.render",),
     ("scaledattn.derive",),
+    ("scaledattn.language",),
     ("scaledattn.calculator", "scaledattn.numeric"),
     ("scaledattn.proofs",),
     ("scaledattn.registry", "scaledattn.grading", "scaledattn.attention", "scaledattn.fuzz"),

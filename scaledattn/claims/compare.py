@@ -20,7 +20,6 @@ from sympy import Expr, Symbol
 
 from scaledattn.attention.experiments import ExperimentResult
 from scaledattn.attention.stats import Measurement
-from scaledattn.calculator.parse import Node
 from scaledattn.claims.automation import Chain, audit_summary, derivation_of, normalize
 from scaledattn.claims.numbers import (
     Interval,
@@ -49,6 +48,7 @@ from scaledattn.kernel import Audit, Context, Derivation, Positive
 from scaledattn.kernel.assumptions import sign_facts
 from scaledattn.kernel.expr import MOMENT_OPERATORS, is_random
 from scaledattn.kernel.vectors import nonzero
+from scaledattn.language.parse import Node
 from scaledattn.render import render
 from scaledattn.render.display import unicode_line
 from scaledattn.render.json import audit_json

@@ -43,8 +43,8 @@ from scaledattn.attention.experiments import (
 )
 from scaledattn.attention.stats import Measurement
 from scaledattn.attention.training import SETTINGS, setting_name, training_experiment
-from scaledattn.calculator.surface import closest
 from scaledattn.errors import InvalidArgument
+from scaledattn.language.surface import closest
 from scaledattn.numeric.montecarlo import Z95, Z_AGREE
 
 __all__ = [

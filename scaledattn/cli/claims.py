@@ -20,11 +20,11 @@ def language_epilog() -> str:
     Names, functions (each with the first line of the method that builds it),
     relations and the other spellings the surface syntax reads.
     """
-    from scaledattn.calculator.surface import BRACKET_CALLS, GREEK, LATEX_WORDS
     from scaledattn.claims.statistics import MEASUREMENTS
     from scaledattn.claims.syntax import ALIASES, FUNCTIONS, RELATIONS
     from scaledattn.claims.terms import CONSTANTS, SCALARS, ClaimScope
     from scaledattn.claims.theorems import LIMITS
+    from scaledattn.language.surface import BRACKET_CALLS, GREEK, LATEX_WORDS
 
     lines = ["the claim language:"]
     lines.append(f"  random variables  {', '.join(SCALARS)} (nothing assumed about them)")

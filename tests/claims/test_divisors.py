@@ -11,13 +11,13 @@ from __future__ import annotations
 import pytest
 from hypothesis import example, given
 
-from scaledattn.calculator.parse import names_in
 from scaledattn.claims import verify
 from scaledattn.claims.syntax import parse_claim
 from scaledattn.claims.terms import CONSTANTS, ClaimScope
 from scaledattn.cli import main
 from scaledattn.errors import InvalidArgument
 from scaledattn.kernel import Context
+from scaledattn.language.parse import names_in
 from tests.written import VALUES, assert_same_where_defined, written_terms
 
 Capture = pytest.CaptureFixture[str]
