@@ -21,7 +21,7 @@ from hypothesis import assume
 from hypothesis import strategies as st
 from sympy import Expr, Rational
 
-from scaledattn.calculator.parse import Node
+from scaledattn.language.parse import Node
 
 #: Small values: 0, ±1 and 2 make divisors, radicands and log arguments 0 or negative often.
 VALUES = (-1, 0, 1, 2)

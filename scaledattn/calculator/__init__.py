@@ -5,7 +5,7 @@ and means, a correlation between qᵢ and kᵢ, heads) it *writes* the derivatio
 kernel checks it, and the answer is the right side of the Theorem the kernel
 returns — never a number computed beside it.
 
-- :mod:`~scaledattn.calculator.parse`: the bounded expression parser (no ``eval``);
+- the expressions are read by the one language, :mod:`scaledattn.language` (no ``eval``);
 - :mod:`~scaledattn.calculator.setting`: reading and validating a setting;
 - :mod:`~scaledattn.calculator.gaussian`: joint moments of a correlated Gaussian pair;
 - :mod:`~scaledattn.calculator.build`: the derivations;
@@ -16,9 +16,9 @@ modules may use it.
 """
 
 from scaledattn.calculator.answer import Answer, answer, mean, scale, variance
-from scaledattn.calculator.parse import parse_expression
 from scaledattn.calculator.setting import Setting, setting
 from scaledattn.errors import CannotDerive
+from scaledattn.language.parse import parse_expression
 
 __all__ = [
     "Answer",

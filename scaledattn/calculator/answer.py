@@ -34,12 +34,12 @@ from scaledattn.calculator.build import (
     sums_lemma,
     variance_derivation,
 )
-from scaledattn.calculator.parse import parse_expression
 from scaledattn.calculator.setting import Setting, setting
 from scaledattn.derive import audit_of, prove
 from scaledattn.errors import CannotDerive, InvalidArgument
 from scaledattn.kernel import Derivation, Dot, E, Equation, Equivalence, RandomVector, Theorem, Var
 from scaledattn.kernel.expr import rebuild
+from scaledattn.language.parse import parse_expression
 from scaledattn.render.printers import decimal, latex
 
 __all__ = ["QUANTITIES", "Answer", "answer", "mean", "scale", "variance"]

@@ -1,7 +1,7 @@
 """A user's attention setting, parsed and validated: d_k, moments, correlation, heads.
 
 Every option is a number, a fraction or a symbolic expression, read by the bounded
-parser of :mod:`scaledattn.calculator.parse` (never ``eval``). A name's type comes
+parser of :mod:`scaledattn.language.parse` (never ``eval``). A name's type comes
 from where it is used: a name inside a variance or the target variance is a
 positive real symbol (σ in ``sigma**2``), any other name a real symbol (μ, ρ), and
 ``d_k`` (or the name given to ``--d-k``) is the dimension, a positive integer.
@@ -28,9 +28,9 @@ from typing import Any
 import sympy
 from sympy import Expr, Integer, Symbol
 
-from scaledattn.calculator.parse import Node, build, names_in, parse
 from scaledattn.errors import InvalidArgument
 from scaledattn.kernel import dimension
+from scaledattn.language.parse import Node, build, names_in, parse
 
 __all__ = ["OPTIONS", "RESERVED", "Setting", "setting"]
 

@@ -35,7 +35,6 @@ from typing import Any
 import sympy
 from sympy import Expr
 
-from scaledattn.calculator.parse import names_in
 from scaledattn.claims.automation import Environment, normalize
 from scaledattn.claims.outcome import Result, Verdict
 from scaledattn.claims.setup import prepare
@@ -44,6 +43,7 @@ from scaledattn.claims.terms import CONSTANTS, SCALARS, has_moments
 from scaledattn.errors import InvalidArgument
 from scaledattn.kernel import Cov, E, RandomVariable, Var
 from scaledattn.kernel.expr import MOMENT_OPERATORS, is_random
+from scaledattn.language.parse import names_in
 
 __all__ = ["MAX_TRIES", "completed", "with_remedies"]
 
@@ -215,8 +215,8 @@ def completed(
     if "needs a relation" not in str(refusal):
         return refusal
     try:
-        from scaledattn.calculator.parse import Parser
         from scaledattn.claims.syntax import CLAIMS
+        from scaledattn.language.parse import Parser
 
         tree = Parser(text, CLAIMS).parse()
         fake = parse_claim_of(tree, text)
@@ -239,7 +239,7 @@ def completed(
 
 def parse_claim_of(tree: Any, text: str) -> Claim:
     """The claim ``tree = 0`` (a stand-in right side, only to build the term's value)."""
-    from scaledattn.calculator.parse import Node
+    from scaledattn.language.parse import Node
 
     return Claim(text, "chain", (tree, Node("num", sympy.Integer(0), text="0")), ("=",))
 

@@ -34,8 +34,6 @@ import sympy
 from sympy import Symbol
 
 from scaledattn.calculator.build import variance_assumptions
-from scaledattn.calculator.definedness import first_unmet
-from scaledattn.calculator.parse import quote
 from scaledattn.calculator.setting import Setting
 from scaledattn.claims.automation import Environment, Lemmas
 from scaledattn.claims.syntax import Assumed, Claim, unparse
@@ -62,6 +60,8 @@ from scaledattn.kernel import (
     Var,
 )
 from scaledattn.kernel.expr import Component, is_random
+from scaledattn.language.definedness import first_unmet
+from scaledattn.language.parse import quote
 from scaledattn.render.display import assumption_text
 
 __all__ = ["Setup", "prepare"]
@@ -250,7 +250,7 @@ def _refuse_undefined(setup: Setup) -> None:
     """InvalidArgument for the first term that needs what the assumptions do not give.
 
     A divisor SymPy cancelled as the claim was read must be ≠ 0, a logarithm's argument
-    > 0, a root squared away ≥ 0 (:mod:`scaledattn.calculator.definedness`): decided with
+    > 0, a root squared away ≥ 0 (:mod:`scaledattn.language.definedness`): decided with
     the symbols' facts and the declared or default ``c > 0``-style facts; a rounded
     number written positive (``rounded(2.95)``) is positive.
     """

@@ -7,7 +7,8 @@ trials, so the two estimates differ by a combined standard error
 seᶜ = √(se² + se·√(n/n_pub)²). The written digits add their own half unit h. With
 z = max(0, |value − published| − h) / seᶜ:
 
-- VERIFIED when z ≤ 1.96: the figure is consistent with the re-run at 95%;
+- CONSISTENT when z ≤ 1.96: the figure is consistent with the re-run at 95% (a test
+  that did not reject, shown with its p-value and interval: not a proof);
 - REFUTED when z > 4.89: a true figure is called wrong with probability below
   10⁻⁶ (normal approximation, the same level as the Monte Carlo witnesses);
 - UNDECIDED in between, with z and its two-sided p-value.
@@ -43,8 +44,8 @@ from scaledattn.attention.experiments import (
 )
 from scaledattn.attention.stats import Measurement
 from scaledattn.attention.training import SETTINGS, setting_name, training_experiment
-from scaledattn.calculator.surface import closest
 from scaledattn.errors import InvalidArgument
+from scaledattn.language.surface import closest
 from scaledattn.numeric.montecarlo import Z95, Z_AGREE
 
 __all__ = [

@@ -8,7 +8,7 @@ equations, or a reference to a proved theorem::
     assumption  := 'independent' '(' NAME (',' NAME)+ ')'  |  expr ('=' | '>') expr
 
 Expressions are the calculator's (numbers, names, + - * / ** and parentheses, see
-:mod:`scaledattn.calculator.parse`) with more functions, lists ``[a, b, c]``,
+:mod:`scaledattn.language.parse`) with more functions, lists ``[a, b, c]``,
 percentages ``65.9%``, ``√x`` and ``^`` for ``**``. ``=`` is an identity, decided
 exactly; ``≈`` compares numbers to the tolerance their written digits imply.
 The limits below bound the work any text can cause.
@@ -30,8 +30,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from scaledattn.calculator.parse import Node, Parser, Syntax, quote
 from scaledattn.errors import InvalidArgument
+from scaledattn.language.parse import Node, Parser, Syntax, quote
 
 __all__ = [
     "CLAIMS",
@@ -87,7 +87,7 @@ RELATIONS = ("=", "≈", "<", "<=", ">", ">=")
 EQUIVALENCE = "<=>"
 
 #: Other spellings of operators and names (characters such as ``·`` and ``dₖ`` are
-#: read by :mod:`scaledattn.calculator.surface` first).
+#: read by :mod:`scaledattn.language.surface` first).
 ALIASES: tuple[tuple[str, str], ...] = (
     ("^", "**"), ("~=", "≈"), ("==", "="), ("⇔", EQUIVALENCE), ("≤", "<="), ("≥", ">="),
     ("Std", "std"), ("var", "Var"), ("cov", "Cov"), ("VAR", "Var"), ("COV", "Cov"),

@@ -43,20 +43,20 @@ from sympy import Expr, Rational, Symbol
 
 from scaledattn.attention.softmax import softmax as softmax_float
 from scaledattn.calculator.build import SCALE
-from scaledattn.calculator.definedness import (
+from scaledattn.claims.syntax import MAX_LIST
+from scaledattn.claims.theorems import limit
+from scaledattn.errors import InvalidArgument
+from scaledattn.kernel import Cov, Dot, E, RandomVariable, RandomVector, Std, Var, dimension, index
+from scaledattn.kernel.expr import MOMENT_OPERATORS, Component, is_random
+from scaledattn.language.definedness import (
     Condition,
     is_plain_number,
     needs_of_power,
     number_refusal,
     unmet_in,
 )
-from scaledattn.calculator.parse import MAX_BITS, Node, names_in, power, quote
-from scaledattn.calculator.surface import closest, did_you_mean
-from scaledattn.claims.syntax import MAX_LIST
-from scaledattn.claims.theorems import limit
-from scaledattn.errors import InvalidArgument
-from scaledattn.kernel import Cov, Dot, E, RandomVariable, RandomVector, Std, Var, dimension, index
-from scaledattn.kernel.expr import MOMENT_OPERATORS, Component, is_random
+from scaledattn.language.parse import MAX_BITS, Node, names_in, power, quote
+from scaledattn.language.surface import closest, did_you_mean
 
 __all__ = [
     "CONSTANTS",
@@ -159,7 +159,7 @@ class ClaimScope:
     records placeholders (``boxes``), the limits and dimensions used, float64
     witnesses of softmax from :mod:`scaledattn.attention.softmax`, and in ``needs``
     what each built term needs besides: a divisor SymPy cancelled ≠ 0, a logarithm's
-    argument > 0, a root squared away ≥ 0 (:mod:`scaledattn.calculator.definedness`),
+    argument > 0, a root squared away ≥ 0 (:mod:`scaledattn.language.definedness`),
     for :func:`~scaledattn.claims.setup.prepare` to decide with the assumptions.
     """
 

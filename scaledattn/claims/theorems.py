@@ -22,11 +22,11 @@ from functools import cache
 import sympy
 from sympy import Expr
 
-from scaledattn.calculator.surface import closest
 from scaledattn.derive import audit_of
 from scaledattn.errors import InvalidArgument
 from scaledattn.kernel import Equation, Theorem
 from scaledattn.kernel.expr import rebuild
+from scaledattn.language.surface import closest
 from scaledattn.registry import find_derivation
 
 __all__ = ["LIMITS", "Limit", "limit", "proved"]

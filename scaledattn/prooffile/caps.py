@@ -30,12 +30,12 @@ from typing import Any
 import sympy
 from sympy import Expr
 
-from scaledattn.calculator.parse import MAX_BITS
 from scaledattn.claims.terms import MAX_DIMENSION
 from scaledattn.errors import InvalidArgument
 from scaledattn.kernel import Cov, CrossSum, Dot, E, Entry, IndexSum, Softmax, Std, Var
 from scaledattn.kernel.expr import Component
 from scaledattn.kernel.rules import MAX_UNROLL
+from scaledattn.language.parse import MAX_BITS
 
 __all__ = [
     "MAX_BITS",

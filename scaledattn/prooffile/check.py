@@ -24,7 +24,6 @@ from typing import Any
 
 import sympy
 
-from scaledattn.calculator.definedness import first_unmet
 from scaledattn.claims.automation import key
 from scaledattn.claims.consistency import inconsistency
 from scaledattn.derive import audit_of
@@ -47,6 +46,7 @@ from scaledattn.kernel import (
 from scaledattn.kernel.assumptions import Independence
 from scaledattn.kernel.expr import Component, Dot, E, Var, rebuild
 from scaledattn.kernel.theorem import check_step
+from scaledattn.language.definedness import first_unmet
 from scaledattn.prooffile.feedback import Feedback, feedback
 from scaledattn.prooffile.library import LEMMAS
 from scaledattn.prooffile.library import NAMES as LEMMA_NAMES
@@ -266,7 +266,7 @@ def refuse_undefined(block: TheoremBlock, assumptions: tuple[Assumption, ...]) -
     """ProofFileError at the first term that needs what the assumptions do not give.
 
     A divisor SymPy cancelled as the term was read must be ≠ 0, a logarithm's argument
-    > 0, a square root squared away ≥ 0 (:mod:`scaledattn.calculator.definedness`):
+    > 0, a square root squared away ≥ 0 (:mod:`scaledattn.language.definedness`):
     decided with the symbols' facts and the declared (or default) ``Positive`` facts,
     the same context the kernel checks the theorem in.
     """

@@ -49,8 +49,6 @@ from typing import Any
 import sympy
 from sympy import Eq, Expr, Or, S, Symbol
 
-from scaledattn.calculator.definedness import Condition
-from scaledattn.calculator.parse import Node, Parser, quote
 from scaledattn.errors import InvalidArgument, ProofFileError
 from scaledattn.kernel import (
     RULES,
@@ -71,6 +69,8 @@ from scaledattn.kernel import (
     RealVector,
 )
 from scaledattn.kernel.expr import Cov, E, Var
+from scaledattn.language.definedness import Condition
+from scaledattn.language.parse import Node, Parser, quote
 from scaledattn.prooffile.caps import MAX_DIMENSION, MAX_FILE_EXPANSION, bounded, expanded_size
 from scaledattn.prooffile.terms import KINDS, Names, TermBuilder, parse_text, split_name
 
@@ -119,7 +119,7 @@ class Obligation:
     """What a written term needs to mean what its built term says, and where it is written.
 
     A divisor SymPy cancelled must be ≠ 0, a logarithm's argument > 0, a root's radicand
-    ≥ 0 (:mod:`scaledattn.calculator.definedness`); the checker decides it with the
+    ≥ 0 (:mod:`scaledattn.language.definedness`); the checker decides it with the
     theorem's assumptions.
     """
 

@@ -1,7 +1,7 @@
 """The terms of a proof file: the claim language's expressions, plus sums and the softmax calculus.
 
 Expressions are read by the calculator's bounded parser
-(:class:`~scaledattn.calculator.parse.Parser`) configured with this module's
+(:class:`~scaledattn.language.parse.Parser`) configured with this module's
 :data:`PROOF_SYNTAX`, never by ``eval`` or ``sympify``, and built into kernel terms
 by :class:`TermBuilder`. Names:
 
@@ -40,14 +40,6 @@ from dataclasses import dataclass, field, replace
 import sympy
 from sympy import Expr, KroneckerDelta, Rational, Symbol
 
-from scaledattn.calculator.definedness import (
-    Condition,
-    is_plain_number,
-    needs_of_power,
-    number_refusal,
-    unmet_in,
-)
-from scaledattn.calculator.parse import Node, Parser, Syntax, power
 from scaledattn.errors import InvalidArgument
 from scaledattn.kernel import (
     Cov,
@@ -65,6 +57,14 @@ from scaledattn.kernel import (
     Var,
 )
 from scaledattn.kernel.expr import Component, VectorLabel, is_random
+from scaledattn.language.definedness import (
+    Condition,
+    is_plain_number,
+    needs_of_power,
+    number_refusal,
+    unmet_in,
+)
+from scaledattn.language.parse import Node, Parser, Syntax, power
 from scaledattn.render.proof import (
     DIMENSIONS,
     ENTRY_VECTORS,
@@ -225,7 +225,7 @@ class TermBuilder:
     """Kernel terms from the syntax trees of :data:`PROOF_SYNTAX` (bounded, no ``eval``).
 
     Each divisor, logarithm and square root it builds is recorded as a
-    :class:`~scaledattn.calculator.definedness.Condition` (a number is decided at once);
+    :class:`~scaledattn.language.definedness.Condition` (a number is decided at once);
     :meth:`term` keeps in ``conditions`` those the built term no longer carries, for the
     checker to decide with the theorem's assumptions.
     """

@@ -12,9 +12,9 @@ import sympy
 from hypothesis import example, given
 
 from scaledattn.calculator import parse_expression
-from scaledattn.calculator.parse import names_in, parse
 from scaledattn.cli import main
 from scaledattn.errors import InvalidArgument
+from scaledattn.language.parse import names_in, parse
 from tests.written import VALUES, assert_same_where_defined, written_terms
 
 Capture = pytest.CaptureFixture[str]

@@ -10,10 +10,10 @@ import re
 
 import pytest
 
-from scaledattn.calculator.parse import parse_expression
 from scaledattn.claims import Verdict, verify
 from scaledattn.claims.syntax import parse_claim, reading, unparse
 from scaledattn.errors import InvalidArgument
+from scaledattn.language.parse import parse_expression
 
 V, R = Verdict.VERIFIED, Verdict.REFUTED
 

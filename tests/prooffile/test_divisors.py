@@ -15,11 +15,11 @@ from pathlib import Path
 import pytest
 from hypothesis import example, given
 
-from scaledattn.calculator.parse import names_in
 from scaledattn.cli import main
 from scaledattn.derive import audit_of
 from scaledattn.errors import InvalidArgument, ProofFileError
 from scaledattn.kernel import Context
+from scaledattn.language.parse import names_in
 from scaledattn.prooffile.files import check_file, check_text
 from scaledattn.prooffile.terms import Names, TermBuilder, parse_text
 from scaledattn.registry import all_derivations

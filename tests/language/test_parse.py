@@ -1,4 +1,4 @@
-"""The calculator's expression parser: what it accepts, what it refuses, and its bounds."""
+"""The language's expression parser: what it accepts, what it refuses, and its bounds."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import sympy
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scaledattn.calculator.parse import MAX_DEPTH, MAX_LENGTH, parse_expression
 from scaledattn.errors import InvalidArgument
+from scaledattn.language.parse import MAX_DEPTH, MAX_LENGTH, parse_expression
 
 x = sympy.Symbol("x", real=True)
 sigma = sympy.Symbol("sigma", real=True)
@@ -36,7 +36,7 @@ sigma = sympy.Symbol("sigma", real=True)
         ("x**(1/2)", sympy.sqrt(x)),
         ("((((1))))", sympy.Integer(1)),
         ("--1", sympy.Integer(1)),
-        # the same in the spellings a learner types (scaledattn.calculator.surface)
+        # the same in the spellings a learner types (scaledattn.language.surface)
         ("x^2", x**2),
         ("x²", x**2),
         ("σ^2", sigma**2),

@@ -1,7 +1,7 @@
 r"""The surface syntax: the spellings a learner types, read into the canonical tokens.
 
 One home for every spelling that is not the canonical one, shared by the calculator
-(:mod:`scaledattn.calculator.parse`) and the claim language (:mod:`scaledattn.claims`).
+(:mod:`scaledattn.language.parse`) and the claim language (:mod:`scaledattn.claims`).
 It runs in two passes, neither of which evaluates anything:
 
 1. :func:`normalise` rewrites characters: subscripts (``dₖ`` → ``d_k``, ``q₁`` →

@@ -1,4 +1,4 @@
-"""A small, bounded parser for the calculator's expressions: numbers, names, + − * / ** ( ).
+"""The bounded parser of the one language: numbers, names, + − * / ** ( ), and a Syntax's more.
 
 User text is never handed to ``eval``, ``exec`` or ``sympify``. A tokenizer and a
 recursive-descent parser build a tiny syntax tree; :func:`build` turns the tree into
@@ -44,7 +44,9 @@ from functools import lru_cache
 import sympy
 from sympy import Expr, Rational, Symbol
 
-from scaledattn.calculator.definedness import (
+from scaledattn.errors import InvalidArgument
+from scaledattn.kernel import Context
+from scaledattn.language.definedness import (
     Condition,
     first_unmet,
     is_plain_number,
@@ -52,9 +54,7 @@ from scaledattn.calculator.definedness import (
     number_refusal,
     unmet_in,
 )
-from scaledattn.calculator.surface import closest, did_you_mean, normalise, quote, rewrite_tokens
-from scaledattn.errors import InvalidArgument
-from scaledattn.kernel import Context
+from scaledattn.language.surface import closest, did_you_mean, normalise, quote, rewrite_tokens
 
 __all__ = [
     "CALCULATOR",
@@ -501,7 +501,7 @@ def build(node: Node, symbol: Callable[[str], Expr], text: str = "") -> Expr:
     """SymPy objects for a syntax tree; ``symbol(name)`` supplies each name's symbol.
 
     A divisor SymPy cancels must be nonzero, and a square root it squares away
-    non-negative, by the symbols' own facts (:mod:`scaledattn.calculator.definedness`):
+    non-negative, by the symbols' own facts (:mod:`scaledattn.language.definedness`):
     ``(x - 1)/(x - 1)`` is not 1 at x = 1.
 
     >>> build(parse("2*x**2"), lambda n: Symbol(n))
