@@ -11,16 +11,19 @@ import json
 import math
 import re
 import sys
+from typing import Any
 
 import pytest
 
 from scaledattn.cli import main
 from scaledattn.torchattn.audit import (
     AuditResult,
+    input_seed,
     predicted_variance,
     run_audit,
     t_quantile,
 )
+from scaledattn.torchattn.models import build
 
 pytestmark = pytest.mark.skipif(
     any(importlib.util.find_spec(name) is None for name in ("torch", "transformers")),
@@ -112,12 +115,46 @@ def test_weights_off_their_stated_init_disagree_and_say_why() -> None:
     assert not result.all_agree
 
 
-def test_a_custom_module_calling_sdpa_is_recorded_through_sdpa() -> None:
+def test_a_custom_module_with_a_fused_linear_projection_gets_a_prediction_and_a_verdict() -> None:
     result = run_audit(f"{TINY}:sdpa_model", tokens=16)
     (layer,) = result.layers
     assert layer.scale_measured == pytest.approx(1 / math.sqrt(8), rel=1e-4)
-    assert layer.agrees is None
-    assert "no prediction" in layer.reason
+    assert layer.agrees, layer.reason
+    assert layer.d_model == 32
+    assert "q from the Linear 'qkv' (32×32), k from 'qkv' (32×32)" in layer.init_source
+
+
+def direct_logit_std(model: Any, seed: int, batch: int = 32) -> float:
+    """√mean((q·k/√d_k)²) over every pair of fresh tokens, computed by hand on the model."""
+    import torch  # not at the top: collection imports no torch (conftest.py)
+
+    generator = torch.Generator().manual_seed(seed)
+    with torch.no_grad():
+        h = model.norm(torch.randn(batch, 128, model.d_model, generator=generator))
+        q, k = model.q(h), model.k(h)
+        logits = q @ k.transpose(-1, -2) / math.sqrt(q.shape[-1])
+    return float(logits.double().pow(2).mean().sqrt())
+
+
+def test_the_audit_of_issue_28s_module_matches_a_direct_measurement_on_the_same_model() -> None:
+    # LayerNorm(768) → Linear(768, 64) ×3 with N(0, 0.02²) weights → SDPA (1/√64). The
+    # audit's tokens came from the weights' own random stream, which gave 0.6114 against a
+    # theory of 0.3072 (issue 28); drawn from an independent stream the measured std, its
+    # interval and the prediction agree with the std measured directly on fresh tokens.
+    result = run_audit(f"{TINY}:linear_head")
+    (layer,) = result.layers
+    assert layer.agrees, layer.reason
+    assert layer.logit_std_interval is not None
+    assert layer.predicted_std is not None
+    lo, hi = layer.logit_std_interval
+    model = build(f"{TINY}:linear_head", None, 0).module  # the same weights (seed 0)
+    direct = direct_logit_std(model, seed=12345)
+    assert lo <= direct <= hi, (lo, direct, hi)
+    # the theorem, with ‖x‖² = 768 and σ = 0.02: √64·0.02²·768 / √64 = 0.3072
+    assert layer.predicted_std == pytest.approx(0.3072, rel=0.01)
+    # tokens from the weights' stream (seed 0, as before) are what made the audit wrong
+    assert direct_logit_std(model, seed=0, batch=2) > 1.5 * hi
+    assert input_seed(0) != 0
 
 
 def test_t_quantile_matches_tables() -> None:
