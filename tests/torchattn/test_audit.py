@@ -207,3 +207,20 @@ def test_without_torch_each_torch_command_is_refused_in_one_line(
         err = capsys.readouterr().err
         assert "pip install torch==2.13.0 'scaledattn[torch]'" in err
         assert err.count("\n") == 1
+
+
+def test_a_module_callable_in_the_current_directory_is_found_as_python_m_finds_it(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "issue28_model.py").write_text(
+        "from tests.torchattn.tiny_models import LinearHead\n\n\n"
+        "def build():\n    return LinearHead(d_model=32, d_k=8)\n",
+        encoding="utf-8",
+    )
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "path", [p for p in sys.path if p not in ("", str(tmp_path))])
+    monkeypatch.delitem(sys.modules, "issue28_model", raising=False)
+    assert main(["audit", "issue28_model:build", "--tokens", "16", "--json"]) == 0
+    (layer,) = json.loads(capsys.readouterr().out)["layers"]
+    assert layer["agrees"] is True
+    assert str(tmp_path) not in sys.path  # put there for the import only
