@@ -30,6 +30,7 @@ False
 
 from __future__ import annotations
 
+import io
 import os
 import sys
 from typing import Any, TextIO
@@ -50,6 +51,14 @@ def on_terminal(stream: Any) -> bool:
         return False
 
 
+def _columns(stream: Any) -> int:
+    """The terminal's width, 0 when it does not say (a pseudo-terminal never sized)."""
+    try:
+        return os.get_terminal_size(stream.fileno()).columns
+    except (AttributeError, OSError, ValueError, io.UnsupportedOperation):
+        return 0
+
+
 class Bar:
     """A progress callback ``bar(done, total)``: a tqdm bar on a terminal, else nothing.
 
@@ -65,23 +74,37 @@ class Bar:
         self.active = on_terminal(self.stream)
         self._bar: Any = None
 
+    def _show(self, **options: Any) -> Any:
+        from tqdm import tqdm
+
+        self.close()
+        # a terminal that does not say its size (0 × 0, a pseudo-terminal never sized)
+        # would make tqdm hide the bar: 80 × 24 then
+        sized = _columns(self.stream) > 0
+        self._bar = tqdm(
+            file=self.stream,
+            leave=False,
+            mininterval=0.2,
+            **({"dynamic_ncols": True} if sized else {"ncols": 80, "nrows": 24}),
+            **options,
+        )
+        return self._bar
+
+    def status(self, text: str) -> None:
+        """Show ``text`` alone: a phase that has nothing to count yet (building a model)."""
+        if self.active:
+            self._show(total=None, desc=text, bar_format="{desc}")
+
     def __call__(self, done: int, total: int) -> None:
         """Show ``done`` of ``total``."""
         if not self.active:
             return
-        if self._bar is None:
-            from tqdm import tqdm
-
-            self._bar = tqdm(
-                total=total,
-                desc=self.label,
-                unit=self.unit,
-                file=self.stream,
-                leave=False,
-                dynamic_ncols=True,
-                mininterval=0.2,
-            )
         bar = self._bar
+        if bar is None or bar.total is None:
+            if done >= total:  # done in one go: nothing to show, only what was shown to clear
+                self.close()
+                return
+            bar = self._show(total=total, desc=self.label, unit=self.unit)
         if bar.total != total:
             bar.total = total
         if bar.desc != self.label:

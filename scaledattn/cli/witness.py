@@ -93,19 +93,22 @@ def cmd_witness(args: argparse.Namespace) -> int:
     check_samples(args.samples, args.d_k)  # before SymPy and numpy are imported
     from scaledattn.numeric.distributions import distribution
     from scaledattn.numeric.witness import witness_scores
+    from scaledattn.progress import Bar
     from scaledattn.render import to_json
 
     q = distribution(args.distribution)
     k = distribution(args.k_distribution) if args.k_distribution is not None else q
-    w = witness_scores(
-        q,
-        k,
-        args.d_k,
-        closed_form=closed_form(),
-        samples=None if args.exact else args.samples,
-        seed=args.seed,
-        listing=args.list,
-    )
+    with Bar("witness: Monte Carlo", "sample") as bar:
+        w = witness_scores(
+            q,
+            k,
+            args.d_k,
+            closed_form=closed_form(),
+            samples=None if args.exact else args.samples,
+            seed=args.seed,
+            listing=args.list,
+            progress=bar,
+        )
     if args.json:
         print(to_json({**w.as_json(), "theorem": THEOREM}))
     else:

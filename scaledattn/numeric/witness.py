@@ -20,6 +20,7 @@ Examples
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -132,6 +133,7 @@ def witness_scores(
     samples: int | None = None,
     seed: int = 0,
     listing: bool = False,
+    progress: Callable[[int, int], None] | None = None,
 ) -> ScoreWitness:
     """Measure q·k exactly (``samples=None``) or by Monte Carlo and compare the variance.
 
@@ -151,6 +153,6 @@ def witness_scores(
         return ScoreWitness(q, k, d, "exact", mean, variance, expected, agrees, law, None, shown)
     if listing:
         raise InvalidArgument("--list needs --exact (it lists the exact combinations)")
-    est = estimate_scores(q, k, d, samples, seed)
+    est = estimate_scores(q, k, d, samples, seed, progress)
     agrees = est.agrees(float(expected))
     return ScoreWitness(q, k, d, "monte-carlo", est.mean, est.variance, expected, agrees, None, est)

@@ -7,6 +7,7 @@ the file runs in a few seconds.
 from __future__ import annotations
 
 import importlib.util
+import io
 import json
 import math
 import re
@@ -224,3 +225,19 @@ def test_a_module_callable_in_the_current_directory_is_found_as_python_m_finds_i
     (layer,) = json.loads(capsys.readouterr().out)["layers"]
     assert layer["agrees"] is True
     assert str(tmp_path) not in sys.path  # put there for the import only
+
+
+def test_the_audit_shows_its_progress_on_a_terminal_and_only_there(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    stream = Terminal()
+    monkeypatch.setattr(sys, "stderr", stream)
+    assert main(["audit", f"{TINY}:t5", "--tokens", "16"]) == 0
+    shown = stream.getvalue()
+    assert "building the model, running random tokens" in shown
+    assert "measuring each attention call" in shown
+    assert "measuring" not in capsys.readouterr().out
