@@ -126,10 +126,12 @@ def cmd_claims(args: argparse.Namespace) -> int:
     from scaledattn.attention.experiments import check_int
     from scaledattn.claims.ledger import check, select
     from scaledattn.claims.report import closing_list, ledger_json, ledger_text
+    from scaledattn.progress import Bar
     from scaledattn.render import to_json
 
     seed = check_int(args.seed, "--seed", 0, 2**63 - 1)
-    rows = check(select(args.source), seed=seed)
+    with Bar("claims", "claim") as bar:
+        rows = check(select(args.source), seed=seed, progress=bar)
     if args.closing and not args.json:
         print(closing_list(rows))
         return 0

@@ -17,7 +17,7 @@ True
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 
@@ -80,10 +80,20 @@ def check(
     entries: Sequence[LedgerEntry] | None = None,
     seed: int = 0,
     trials: Mapping[str, int] | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> tuple[Row, ...]:
-    """Verify every entry (all of the ledger by default) at run time."""
+    """Verify every entry (all of the ledger by default) at run time.
+
+    ``progress(done, total)`` is told after each entry.
+    """
     sizes = tuple(sorted((trials or {}).items()))
-    return tuple(_row(entry, seed, sizes) for entry in (LEDGER if entries is None else entries))
+    chosen = LEDGER if entries is None else entries
+    rows = []
+    for n, entry in enumerate(chosen, 1):
+        rows.append(_row(entry, seed, sizes))
+        if progress is not None:
+            progress(n, len(chosen))
+    return tuple(rows)
 
 
 @cache
