@@ -136,6 +136,7 @@ GROUPS: dict[str, tuple[str, ...]] = {
         "tests/test_readme.py",
         "tests/test_cache.py",
         "tests/cli/test_check.py",
+        "tests/cli/test_strict_json.py",
         "tests/cli/test_theorem_commands.py::test_check_",
         "tests/cli/test_numeric_commands.py::test_plot_",
         "tests/claims/test_ledger.py",
@@ -211,10 +212,16 @@ def _output(argv: list[str]) -> tuple[int, str]:
 
 @pytest.fixture(scope=_shared)
 def check_output() -> dict[str, Any]:
-    """``scaledattn check``: {"code", "text"} and, parsed, {"json_code", "json"}."""
+    """``scaledattn check``: {"code", "text"} and {"json_code", "json"} (parsed; "json_text")."""
     code, text = _output(["check"])
     json_code, raw = _output(["check", "--json"])
-    return {"code": code, "text": text, "json_code": json_code, "json": json.loads(raw)}
+    return {
+        "code": code,
+        "text": text,
+        "json_code": json_code,
+        "json": json.loads(raw),
+        "json_text": raw,
+    }
 
 
 if os.environ.get("SCALEDATTN_FRESH_CACHES"):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from typing import Any
 
 from scaledattn.errors import InvalidArgument
@@ -63,5 +64,29 @@ def _certificate(audit: Audit) -> dict[str, Any] | None:
 
 
 def to_json(data: Any) -> str:
-    """Serialise with stable formatting (UTF-8 kept readable)."""
-    return json.dumps(data, indent=2, ensure_ascii=False)
+    """Serialise as strict JSON (RFC 8259), with stable formatting and UTF-8 kept readable.
+
+    JSON has no number for a float that is not finite (Python would write the
+    non-JSON ``Infinity``): such a float is written as the string ``"inf"``, ``"-inf"``
+    or ``"nan"``, which ``float()`` reads back.
+
+    >>> print(to_json({"scores": [1.0, float("-inf")]}))
+    {
+      "scores": [
+        1.0,
+        "-inf"
+      ]
+    }
+    """
+    return json.dumps(finite(data), indent=2, ensure_ascii=False, allow_nan=False)
+
+
+def finite(data: Any) -> Any:
+    """``data`` with every float that is not finite replaced by its name (see to_json)."""
+    if isinstance(data, float):
+        return data if math.isfinite(data) else str(data)
+    if isinstance(data, dict):
+        return {key: finite(value) for key, value in data.items()}
+    if isinstance(data, (list, tuple)):
+        return [finite(value) for value in data]
+    return data
