@@ -59,6 +59,11 @@ __all__ = ["Answer", "__version__", "mean", "scale", "variance"]
 _CALCULATOR = frozenset({"Answer", "mean", "scale", "variance"})
 
 
+def __dir__() -> list[str]:
+    """The public API (``__all__``): what ``dir(scaledattn)`` and tab completion offer."""
+    return sorted(__all__)
+
+
 def __getattr__(name: str) -> Any:
     """``Answer``, ``mean``, ``scale`` and ``variance`` from :mod:`scaledattn.calculator`."""
     if name in _CALCULATOR:

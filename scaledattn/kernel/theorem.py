@@ -71,6 +71,22 @@ class Equivalence:
 Statement = Equation | Equivalence
 
 
+#: How a Derivation or a Theorem shows in a notebook, by kind ("latex", "markdown"):
+#: the renderers register the functions (scaledattn.render.notebook). Display only: the
+#: kernel never reads them to decide anything; until one is registered, the plain repr.
+NOTEBOOK: dict[str, Callable[[Any], str]] = {}
+
+
+class _Shown:
+    """Jupyter's rich display protocol, answered by the functions in :data:`NOTEBOOK`."""
+
+    def _repr_latex_(self) -> str | None:
+        return NOTEBOOK["latex"](self) if "latex" in NOTEBOOK else None
+
+    def _repr_markdown_(self) -> str | None:
+        return NOTEBOOK["markdown"](self) if "markdown" in NOTEBOOK else None
+
+
 @dataclass(frozen=True)
 class Step:
     """One step: the rule (a Rule, a Theorem, or a name) and the claimed result."""
@@ -81,7 +97,7 @@ class Step:
 
 
 @dataclass(frozen=True)
-class Derivation:
+class Derivation(_Shown):
     """A statement, its declared assumptions, and the chain of steps that proves it."""
 
     name: str
@@ -112,7 +128,7 @@ _ISSUED: weakref.WeakValueDictionary[int, Theorem] = weakref.WeakValueDictionary
 
 
 @dataclass(frozen=True)
-class Theorem:
+class Theorem(_Shown):
     """A statement the kernel has checked, with the assumptions it used."""
 
     name: str

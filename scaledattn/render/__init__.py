@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from scaledattn.errors import InvalidArgument
 from scaledattn.kernel import Audit
+from scaledattn.render import notebook
 from scaledattn.render.json import audit_json, to_json
 from scaledattn.render.latex import audit_latex
 from scaledattn.render.markdown import audit_markdown
@@ -24,6 +25,10 @@ __all__ = [
     "render",
     "to_json",
 ]
+
+
+# Jupyter's rich display of the kernel's Derivation and Theorem (scaledattn.render.notebook)
+notebook.register()
 
 
 def render(audit: Audit, fmt: str = "text") -> str:

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any
 
-from scaledattn.kernel import Audit, Equivalence
+from scaledattn.kernel import Audit, Derivation, Equivalence, Theorem
 from scaledattn.render.display import flatten, statement_parts
 from scaledattn.render.printers import latex
 
@@ -20,9 +21,10 @@ def rule_tex(name: str) -> str:
     return r"\text{" + name.replace("_", r"\_") + "}"
 
 
-def statement_tex(audit: Audit) -> str:
-    """The statement as one LaTeX formula."""
-    lhs, relation, rhs = statement_parts(audit.derivation.statement)
+def statement_tex(audit: Audit | Derivation | Theorem) -> str:
+    """The statement (of an audit's derivation, a derivation, a theorem) as one formula."""
+    statement = audit.derivation.statement if isinstance(audit, Audit) else audit.statement
+    lhs, relation, rhs = statement_parts(statement)
     rel = r"\iff" if relation == "⇔" else "="
     return f"{tex(lhs)} {rel} {tex(rhs)}"
 
@@ -35,16 +37,26 @@ def audit_latex(audit: Audit, *, numbered: bool = False, width: int | None = Non
     inside ``\text`` inconsistently); ``width`` breaks a step longer than that many
     characters of LaTeX across lines (:func:`break_tex`).
     """
-    d = audit.derivation
+    steps = [
+        (
+            r.step.claim,
+            (f"({r.number})" if numbered else rule_tex(r.rule_name))
+            + ("" if r.ok else r"\ \text{(rejected)}"),
+        )
+        for r in audit.steps
+    ]
+    return chain_latex(audit.derivation, steps, width)
+
+
+def chain_latex(d: Derivation, steps: Sequence[tuple[Any, str]], width: int | None = None) -> str:
+    """The chain of ``d`` from its start, as an ``aligned`` environment: (claim, label) rows."""
     rel = r"&\iff" if isinstance(d.statement, Equivalence) else "&="
     rows = []
-    for n, r in enumerate(audit.steps):
-        mark = "" if r.ok else r"\ \text{(rejected)}"
-        label = f"({r.number})" if numbered else rule_tex(r.rule_name)
+    for n, (claim, label) in enumerate(steps):
         left = tex(d.start) + " " if n == 0 else ""
-        pieces = break_tex(tex(r.step.claim), width) if width else [tex(r.step.claim)]
+        pieces = break_tex(tex(claim), width) if width else [tex(claim)]
         lines = [f"  {left}{rel} {pieces[0]}"] + [rf"  &\qquad {p}" for p in pieces[1:]]
-        lines[-1] += f" && {label}{mark}"
+        lines[-1] += f" && {label}"
         rows.append(" \\\\\n".join(lines))
     return "\n".join([r"\begin{aligned}", " \\\\\n".join(rows), r"\end{aligned}"])
 

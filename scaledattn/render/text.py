@@ -7,7 +7,7 @@ from typing import Any
 from sympy.printing.pretty.stringpict import prettyForm, stringPict
 
 from scaledattn.errors import ProofError
-from scaledattn.kernel import Audit, Equivalence
+from scaledattn.kernel import Audit, Derivation, Equivalence, Theorem
 from scaledattn.render.diagnose import diagnosis
 from scaledattn.render.display import (
     abbreviations,
@@ -135,27 +135,31 @@ def plural(n: int, noun: str) -> str:
 def verdict_line(audit: Audit) -> str:
     """One line: VERIFIED or REJECTED, with the count of steps and the assumptions used."""
     d = audit.derivation
-    n = len(d.steps)
     if audit.theorem is not None:
-        used_list = [a for a in d.assumptions if a in audit.theorem.used]
-        if not d.assumptions:
-            used = "no assumptions"
-        elif len(used_list) == len(d.assumptions) == 1:
-            used = "used its 1 declared assumption"
-        elif len(used_list) == len(d.assumptions):
-            used = f"used all {len(used_list)} declared assumptions"
-        else:
-            used = "used " + "; ".join(assumption_text(a) for a in used_list)
-        line = f"VERIFIED {d.name}: {plural(n, 'step')} checked by the kernel, {used}"
-        unused = audit.theorem.unused
-        if unused:
-            line += "; declared but unused: " + "; ".join(assumption_text(a) for a in unused)
-        carried = carried_assumptions(d)
-        if carried:
-            line += "; carried by its symbols: " + "; ".join(carried)
-        if audit.theorem.axioms:
-            line += f"; {modulo_axioms(audit.theorem.axioms)}, which the kernel did not check"
-        return line
+        return verified_line(d, audit.theorem)
     first = audit.errors[0]
     where = f"step {first.step}" if first.step else "statement"
     return f"REJECTED {d.name}: {where} ({type(first).__name__}, rule {first.rule or '-'})"
+
+
+def verified_line(d: Derivation, theorem: Theorem) -> str:
+    """The VERIFIED line of ``d``, which the kernel accepted as ``theorem``."""
+    used_list = [a for a in d.assumptions if a in theorem.used]
+    if not d.assumptions:
+        used = "no assumptions"
+    elif len(used_list) == len(d.assumptions) == 1:
+        used = "used its 1 declared assumption"
+    elif len(used_list) == len(d.assumptions):
+        used = f"used all {len(used_list)} declared assumptions"
+    else:
+        used = "used " + "; ".join(assumption_text(a) for a in used_list)
+    line = f"VERIFIED {d.name}: {plural(len(d.steps), 'step')} checked by the kernel, {used}"
+    unused = theorem.unused
+    if unused:
+        line += "; declared but unused: " + "; ".join(assumption_text(a) for a in unused)
+    carried = carried_assumptions(d)
+    if carried:
+        line += "; carried by its symbols: " + "; ".join(carried)
+    if theorem.axioms:
+        line += f"; {modulo_axioms(theorem.axioms)}, which the kernel did not check"
+    return line
