@@ -58,6 +58,19 @@ def pytest_configure(config: pytest.Config) -> None:
     os.environ[_OWN_CACHE] = folder
 
 
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """Say what the silent start is: every worker imports every test module to collect it."""
+    config = session.config
+    workers = getattr(config.option, "numprocesses", None)
+    reporter = config.pluginmanager.get_plugin("terminalreporter")
+    if os.environ.get("PYTEST_XDIST_WORKER") or not workers or reporter is None:
+        return
+    reporter.write_line(
+        "collecting: each worker process imports every test module (SymPy, numpy, Hypothesis,"
+        " the kernel) and pytest rewrites their asserts; about 10 s of CPU per worker"
+    )
+
+
 def pytest_unconfigure(config: pytest.Config) -> None:
     """Remove the session's theorem cache (only the process that made it)."""
     if os.environ.get("PYTEST_XDIST_WORKER"):

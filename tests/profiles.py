@@ -1,20 +1,24 @@
-"""Hypothesis profiles, and the properties whose examples the ``ci`` profile bounds.
+"""Hypothesis profiles, and the properties whose examples the ``repeatable`` profile bounds.
 
-Profiles (choose with HYPOTHESIS_PROFILE, or pytest --hypothesis-profile):
-- ``ci``: derandomized, no deadline, no example database; what .ci/run uses.
-- ``dev``: the default off CI; random seeds, fewer examples.
-- ``thorough``: many examples, run by hand.
+Profiles:
+- ``repeatable``: what ``python -m pytest`` runs, on every machine and whatever the
+  environment says (``CI``, ``HYPOTHESIS_PROFILE``): derandomized examples, no deadline,
+  no example database, so a run here is the run CI makes, and a pass stays a pass.
+- ``dev``: random exploration, opt-in by name: ``python -m pytest --hypothesis-profile dev``
+  (add ``--hypothesis-seed N`` to replay a seed); fewer examples, a database in
+  ``.hypothesis/``.
+- ``thorough``: many random examples, run by hand the same way.
 
 A property whose every example is expensive (a derivation checked by the kernel and
 an exact enumeration or a Monte Carlo run per example) is decorated with
-:func:`bounded`: under ``ci`` it runs the number of examples in :data:`CI_BOUNDS`;
-under ``dev`` and ``thorough`` it keeps the profile's. docs/statistics.md lists them
-(tests/test_statistics_doc.py keeps that list equal to this one).
+:func:`bounded`: under ``repeatable`` it runs the number of examples in
+:data:`REPEATABLE_BOUNDS`; under ``dev`` and ``thorough`` it keeps the profile's.
+docs/statistics.md lists them (tests/test_statistics_doc.py keeps that list equal to
+this one).
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -22,8 +26,8 @@ from hypothesis import HealthCheck, settings
 
 # SymPy's run time varies a lot between examples, so no profile sets a deadline.
 settings.register_profile(
-    "ci",
-    parent=settings.get_profile("ci"),  # Hypothesis' own CI profile, tightened below
+    "repeatable",
+    parent=settings.get_profile("default"),  # not Hypothesis' "ci": that one follows $CI
     derandomize=True,
     deadline=None,
     database=None,
@@ -37,11 +41,14 @@ settings.register_profile("dev", deadline=None, max_examples=30)
 settings.register_profile(
     "thorough", deadline=None, max_examples=2000, suppress_health_check=[HealthCheck.too_slow]
 )
-settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.getenv("CI") else "dev"))
+# Loaded here, when the root conftest is imported: Hypothesis' own pytest plugin loads
+# the profile named by --hypothesis-profile afterwards (in pytest_configure), so naming
+# one is the only way to leave ``repeatable``. No environment variable is read.
+settings.load_profile("repeatable")
 
-#: Examples under the ``ci`` profile of each bounded property ("module.test": examples),
+#: Examples under the ``repeatable`` profile of each bounded property ("module.test": examples),
 #: with the seconds one example takes on the reference machine in the comment.
-CI_BOUNDS: dict[str, int] = {
+REPEATABLE_BOUNDS: dict[str, int] = {
     # three kernel-checked answers (four derivations), each compared with the exact law of
     # q·k at the drawn d_k, or at every d_k from 1 to 4 for a symbolic answer (~0.16 s)
     "tests.calculator.test_witnesses.test_independent_closed_forms_match_exact_enumeration": 8,
@@ -76,14 +83,14 @@ def profile_name() -> str:
 
 
 def bounded(test: Test) -> Test:
-    """Under the ``ci`` profile, run ``test`` for its :data:`CI_BOUNDS` examples.
+    """Under the ``repeatable`` profile, run ``test`` for its :data:`REPEATABLE_BOUNDS` examples.
 
     Put it above ``@given``. Other profiles keep their own number of examples.
     """
     key = f"{test.__module__}.{test.__name__}"
-    if key not in CI_BOUNDS:
-        raise KeyError(f"{key} is bounded but not listed in tests/profiles.py CI_BOUNDS")
-    if profile_name() == "ci":
-        test = settings(max_examples=CI_BOUNDS[key])(test)
-    test.ci_examples = CI_BOUNDS[key]  # type: ignore[attr-defined]
+    if key not in REPEATABLE_BOUNDS:
+        raise KeyError(f"{key} is bounded but not listed in tests/profiles.py REPEATABLE_BOUNDS")
+    if profile_name() == "repeatable":
+        test = settings(max_examples=REPEATABLE_BOUNDS[key])(test)
+    test.repeatable_examples = REPEATABLE_BOUNDS[key]  # type: ignore[attr-defined]
     return test

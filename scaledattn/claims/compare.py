@@ -55,6 +55,7 @@ from scaledattn.render.json import audit_json
 
 __all__ = [
     "Comparisons",
+    "statistic",
     "degenerate",
     "derivation_evidence",
     "number_text",
@@ -154,6 +155,8 @@ class Comparisons:
     trials: dict[str, int]
     ranges: dict[Symbol, tuple[Fraction, Fraction]]
     measured: list[Evidence]
+    #: The statistics of the measurements filled in (each a dict, see ``statistic``).
+    statistics: list[dict[str, Any]]
 
     # -------------------------------------------------------- reduction
     def reduce(self, value: Expr, what: str) -> tuple[Expr, list[Evidence]]:
@@ -233,6 +236,7 @@ class Comparisons:
             low, high = m.value - Z_REFUTE * se, m.value + Z_REFUTE * se
             self.ranges[symbol] = (Fraction(low), Fraction(high))
             self.measured.append(_measured(box.label, m, result))
+            self.statistics.append(statistic(box.label, m, used=(low, high)))
 
     # ------------------------------------------------------ approximately
     def approximately(
@@ -283,8 +287,10 @@ class Comparisons:
                 )
             )
         evidence += [e for e in self.measured if e not in evidence]
-        if any(e.rounded for e in entries) and verdict is Verdict.VERIFIED:
+        if any(e.rounded for e in entries) and verdict.holds:
             evidence.append(Evidence("note", "consistent with the rounding of the inputs"))
+        tests = [t for e in entries if e.statistic for t in e.statistic]
+        verdict, tests = self.standard(verdict, tests)
         correct = ""
         if verdict is Verdict.REFUTED:
             first = entries[0]
@@ -303,7 +309,16 @@ class Comparisons:
             for n, e in enumerate(entries, 1)
             if e.reason
         )
-        return Outcome(verdict, tuple(unique(evidence)), correct, None, reason)
+        return Outcome(verdict, tuple(unique(evidence)), correct, None, reason, tuple(tests))
+
+    def standard(
+        self, verdict: Verdict, tests: list[dict[str, Any]]
+    ) -> tuple[Verdict, list[dict[str, Any]]]:
+        """The word of a comparison that holds: CONSISTENT when it rests on a measurement."""
+        tests = tests + [t for t in self.statistics if t not in tests]
+        if verdict.holds and tests:
+            return Verdict.CONSISTENT, tests
+        return verdict, tests if verdict.holds else []
 
     def close(self, value: Expr, target: Fraction, half: Fraction, label: str) -> _Close:
         """One value against ``target ± half``."""
@@ -321,10 +336,10 @@ class Comparisons:
         if "rounded" in kinds and "measured" not in kinds:
             if where == "outside":
                 return _Close(Verdict.REFUTED, shown, evidence, shown, rounded=True)
-            return _Close(Verdict.VERIFIED, shown, evidence, rounded=True)
+            return _Close(Verdict.COMPUTED, shown, evidence, rounded=True)
         correct = rounded_to(interval, half) if interval.point else _range(interval)
         if where == "inside":
-            return _Close(Verdict.VERIFIED, shown, evidence, correct, precise=precise)
+            return _Close(Verdict.COMPUTED, shown, evidence, correct, precise=precise)
         if where == "outside":
             return _Close(Verdict.REFUTED, shown, evidence, correct, precise=precise)
         return _Close(
@@ -353,7 +368,8 @@ class Comparisons:
         evidence = [_measured(name, m, result), Evidence("measurement", summary)]
         shown = f"{m.value:.4g}"
         if z <= 1.96:
-            return _Close(Verdict.VERIFIED, shown, evidence, statistical=True)
+            tested = [statistic(name, m, p=p_value(z))]
+            return _Close(Verdict.CONSISTENT, shown, evidence, statistical=True, statistic=tested)
         if z > Z_REFUTE:
             correct = f"{name} = {m.value:.4g} (95% interval [{m.ci95[0]:.4g}, {m.ci95[1]:.4g}])"
             return _Close(Verdict.REFUTED, shown, evidence, correct, statistical=True)
@@ -393,7 +409,8 @@ class Comparisons:
             shown.append(f"{texts[1]} = {number_text(b, ib)}")
         evidence = (*ea, *eb, Evidence("computation", ", ".join(shown)), *self.measured)
         if holds:
-            return Outcome(Verdict.VERIFIED, tuple(unique(evidence)))
+            verdict, tests = self.standard(Verdict.COMPUTED, [])
+            return Outcome(verdict, tuple(unique(evidence)), statistic=tuple(tests))
         if fails:
             return Outcome(
                 Verdict.REFUTED,
@@ -419,6 +436,28 @@ class _Close:
     precise: str = ""
     rounded: bool = False
     statistical: bool = False
+    statistic: list[dict[str, Any]] | None = None
+
+
+def statistic(
+    name: str, m: Measurement, p: float | None = None, used: tuple[float, float] | None = None
+) -> dict[str, Any]:
+    """A test's figures: the measurement, its 95% interval, and a p-value or an interval.
+
+    ``p`` is the p-value of a written figure against the measurement; ``used`` the
+    interval (± 4.89·se) the measurement was taken on inside arithmetic.
+    """
+    out: dict[str, Any] = {
+        "measurement": name,
+        "value": m.value,
+        "interval95": [m.ci95[0], m.ci95[1]],
+    }
+    if p is not None:
+        out["p_value"] = p
+    if used is not None:
+        out["taken_on"] = [used[0], used[1]]
+        out["z"] = Z_REFUTE
+    return out
 
 
 def _written_number(node: Node) -> tuple[Fraction, Fraction]:

@@ -1,11 +1,17 @@
 """Verdicts and their evidence: what ``scaledattn verify`` reports for a claim.
 
+A claim that holds gets the word of the standard it was held to: VERIFIED for a
+derivation the kernel checked (a proof), COMPUTED for interval arithmetic on numbers,
+CONSISTENT for a statistical test that did not reject (with its p-value and interval).
+
 Examples
 --------
 >>> Verdict.combine([Verdict.VERIFIED, Verdict.UNDECIDED])
 <Verdict.UNDECIDED: 'UNDECIDED'>
->>> Verdict.REFUTED.exit_code
-1
+>>> Verdict.combine([Verdict.VERIFIED, Verdict.CONSISTENT, Verdict.COMPUTED])
+<Verdict.CONSISTENT: 'CONSISTENT'>
+>>> Verdict.REFUTED.exit_code, Verdict.COMPUTED.exit_code
+(1, 0)
 """
 
 from __future__ import annotations
@@ -15,30 +21,45 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["Evidence", "Outcome", "Result", "Verdict"]
+__all__ = ["Evidence", "Outcome", "Result", "Verdict", "statistic_text"]
 
 
 class Verdict(str, enum.Enum):
-    """VERIFIED (exit 0), REFUTED (exit 1) or UNDECIDED (exit 3)."""
+    """VERIFIED, COMPUTED, CONSISTENT (exit 0), REFUTED (exit 1) or UNDECIDED (exit 3)."""
 
     VERIFIED = "VERIFIED"
+    COMPUTED = "COMPUTED"
+    CONSISTENT = "CONSISTENT"
     REFUTED = "REFUTED"
     UNDECIDED = "UNDECIDED"
 
     @property
+    def holds(self) -> bool:
+        """Whether the claim holds to some standard: a proof, a computation or a test."""
+        return self in HOLDS
+
+    @property
     def exit_code(self) -> int:
-        """0 verified, 1 refuted, 3 undecided."""
-        return {"VERIFIED": 0, "REFUTED": 1, "UNDECIDED": 3}[self.value]
+        """0 holds (whichever standard), 1 refuted, 3 undecided."""
+        return 0 if self.holds else {"REFUTED": 1, "UNDECIDED": 3}[self.value]
 
     @staticmethod
     def combine(verdicts: Iterable[Verdict]) -> Verdict:
-        """REFUTED if any part is refuted, VERIFIED if all are verified, else UNDECIDED."""
+        """REFUTED, UNDECIDED, or else the weakest standard of the parts.
+
+        REFUTED if any part is, UNDECIDED if any part is or there is none; a proof and a
+        test together are a test.
+        """
         found = list(verdicts)
         if Verdict.REFUTED in found:
             return Verdict.REFUTED
-        if found and all(v is Verdict.VERIFIED for v in found):
-            return Verdict.VERIFIED
-        return Verdict.UNDECIDED
+        if not found or Verdict.UNDECIDED in found:
+            return Verdict.UNDECIDED
+        return max(found, key=HOLDS.index)
+
+
+#: The words of a claim that holds, strongest standard first.
+HOLDS = (Verdict.VERIFIED, Verdict.COMPUTED, Verdict.CONSISTENT)
 
 
 @dataclass(frozen=True)
@@ -73,6 +94,8 @@ class Outcome:
     correct: str = ""
     counterexample: dict[str, Any] | None = None
     reason: str = ""
+    #: The statistical tests a CONSISTENT verdict rests on (claims.compare.statistic).
+    statistic: tuple[dict[str, Any], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -81,7 +104,8 @@ class Result:
 
     ``correct`` is the right value when the claim is refuted by one, ``counterexample``
     a model on which the two sides differ, ``reason`` why a claim is undecided,
-    ``remedies`` what would make a refuted claim true (each one checked).
+    ``remedies`` what would make a refuted claim true (each one checked),
+    ``statistic`` the tests a CONSISTENT verdict rests on (p-value, 95% interval).
     """
 
     claim: str
@@ -92,6 +116,7 @@ class Result:
     counterexample: dict[str, Any] | None = None
     reason: str = ""
     remedies: tuple[str, ...] = ()
+    statistic: tuple[dict[str, Any], ...] = ()
 
     @property
     def exit_code(self) -> int:
@@ -114,4 +139,26 @@ class Result:
             out["reason"] = self.reason
         if self.remedies:
             out["remedies"] = list(self.remedies)
+        if self.statistic:
+            out["statistic"] = [dict(t) for t in self.statistic]
         return out
+
+
+def statistic_text(tests: Iterable[dict[str, Any]]) -> str:
+    """One line: each test's p-value (or the interval it was taken on) and 95% interval.
+
+    >>> statistic_text([{"measurement": "m", "value": 0.79, "interval95": [0.78, 0.8],
+    ...                  "p_value": 0.45}])
+    'p = 0.45; m = 0.79, 95% interval [0.78, 0.8]'
+    """
+    parts = []
+    for t in tests:
+        low, high = t["interval95"]
+        text = f"{t['measurement']} = {t['value']:.4g}, 95% interval [{low:.4g}, {high:.4g}]"
+        if "p_value" in t:
+            text = f"p = {t['p_value']:.2g}; " + text
+        else:
+            a, b = t["taken_on"]
+            text += f", taken on [{a:.4g}, {b:.4g}] (± {t['z']:.2f} standard errors)"
+        parts.append(text)
+    return "; ".join(parts)

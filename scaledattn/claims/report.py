@@ -6,7 +6,7 @@ Examples
 >>> print(result_text(verify("exp(3.2) ≈ 24.5")))
 Claim     exp(3.2) ≈ 24.5
 Assuming  nothing
-VERIFIED
+COMPUTED
 Evidence
   computation     exp(3.2) = 24.5325; the claim says 24.5 (± 0.05)
 """
@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from scaledattn.claims.ledger import SOURCES, Row
-from scaledattn.claims.outcome import Result, Verdict
+from scaledattn.claims.outcome import HOLDS, Result, Verdict, statistic_text
 from scaledattn.claims.syntax import reading
 
 __all__ = ["closing_list", "ledger_json", "ledger_markdown", "ledger_text", "result_text"]
@@ -41,6 +41,8 @@ def result_text(result: Result, detail: bool = True) -> str:
         verdict += " — counterexample below"
     elif result.reason:
         verdict += f" — {result.reason}"
+    elif result.statistic:
+        verdict += f" — a statistical test that did not reject: {statistic_text(result.statistic)}"
     lines.append(verdict)
     for remedy in result.remedies:
         lines.append(f"Way out   {remedy}")
@@ -66,17 +68,17 @@ def _key_line(result: Result) -> str:
     if not result.evidence:
         return ""
     first = result.evidence[0]
-    if first.kind == "note" and len(result.evidence) > 1:  # n of the n relations verified
-        return f"{first.summary}; {result.evidence[1].summary}"
-    return first.summary
+    line = first.summary
+    if first.kind == "note" and len(result.evidence) > 1:  # n of the n relations hold
+        line = f"{first.summary}; {result.evidence[1].summary}"
+    tested = [f"p = {t['p_value']:.2g}" for t in result.statistic if "p_value" in t]
+    return "; ".join([*tested, line])
 
 
 def _counts(rows: Sequence[Row]) -> str:
     n = {v: sum(1 for r in rows if r.result.verdict is v) for v in Verdict}
-    return (
-        f"{len(rows)} claims: {n[Verdict.VERIFIED]} verified, {n[Verdict.REFUTED]} refuted,"
-        f" {n[Verdict.UNDECIDED]} undecided"
-    )
+    counted = ", ".join(f"{n[v]} {v.value.lower()}" for v in Verdict)
+    return f"{len(rows)} claims: {counted}"
 
 
 def _by_source(rows: Sequence[Row]) -> dict[str, list[Row]]:
@@ -104,14 +106,13 @@ def closing_list(rows: Sequence[Row]) -> str:
     (the meaning's reason and source are in the full table and docs/claims.md).
     """
     out: list[str] = []
-    chosen = [r for r in rows if r.result.verdict is not Verdict.VERIFIED or r.conditional]
-    for verdict in (Verdict.REFUTED, Verdict.UNDECIDED, Verdict.VERIFIED):
+    chosen = [r for r in rows if not r.result.verdict.holds or r.conditional]
+    for verdict in (Verdict.REFUTED, Verdict.UNDECIDED, *HOLDS):
         group = [r for r in chosen if r.result.verdict is verdict]
         if not group:
             continue
-        title = {"REFUTED": "Refuted", "UNDECIDED": "Undecided", "VERIFIED": "Verified"}
-        what = " only under a condition or a meaning" if verdict is Verdict.VERIFIED else ""
-        out.append(f"{title[verdict.value]}{what} ({len(group)}):")
+        what = " only under a condition or a meaning" if verdict.holds else ""
+        out.append(f"{verdict.value.capitalize()}{what} ({len(group)}):")
         for r in group:
             out.append(f"  {r.entry.source[:3]}  {r.entry.claim}")
             out.append(f"       value: {_key_line(r.result)}")
@@ -229,6 +230,10 @@ def ledger_markdown(rows: Sequence[Row]) -> str:
         "source. A concrete example is judged on its own numbers; a general theorem appears only",
         "as *context* beside the evidence, never as the verdict. `scaledattn claims --closing`",
         "lists every claim refuted, undecided or true only under a condition or a meaning.",
+        "",
+        "A claim that holds gets the word of its standard: **VERIFIED** a derivation the kernel",
+        "checked (a proof), **COMPUTED** interval arithmetic on numbers, **CONSISTENT** a",
+        "statistical test that did not reject (its p-value and 95% interval in the evidence).",
         "",
         f"**{_counts(rows)}.**",
         "",

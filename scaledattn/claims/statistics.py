@@ -7,7 +7,8 @@ trials, so the two estimates differ by a combined standard error
 seᶜ = √(se² + se·√(n/n_pub)²). The written digits add their own half unit h. With
 z = max(0, |value − published| − h) / seᶜ:
 
-- VERIFIED when z ≤ 1.96: the figure is consistent with the re-run at 95%;
+- CONSISTENT when z ≤ 1.96: the figure is consistent with the re-run at 95% (a test
+  that did not reject, shown with its p-value and interval: not a proof);
 - REFUTED when z > 4.89: a true figure is called wrong with probability below
   10⁻⁶ (normal approximation, the same level as the Monte Carlo witnesses);
 - UNDECIDED in between, with z and its two-sided p-value.

@@ -1,4 +1,8 @@
-"""The verifier: VERIFIED, REFUTED (with the right value or a counterexample) or UNDECIDED.
+"""The verifier: a claim holds (VERIFIED, COMPUTED, CONSISTENT), is REFUTED or UNDECIDED.
+
+A claim that holds gets the word of its standard; a refuted one its right value or a
+counterexample.
+
 
 - ``a = b`` is an identity. The automation (:mod:`scaledattn.claims.automation`)
   writes a derivation from a to b and the kernel checks it: VERIFIED only on the
@@ -8,11 +12,11 @@
   counterexample (:mod:`scaledattn.claims.counterexample`).
 - ``a ≈ 0.659`` compares numbers: the written side's digits give the tolerance
   (0.659 means ± 0.0005, 39 means ± 0.5, lists elementwise) and the other side is
-  enclosed in an interval (:mod:`scaledattn.claims.numbers`). With ``rounded(…)``
-  inputs the claim is VERIFIED when some values consistent with the rounding give
-  the written result. ``measured(…) ≈ x`` is decided statistically
-  (:mod:`scaledattn.claims.statistics`).
-- ``a < b`` (and ``<=``, ``>``, ``>=``) holds when it holds on the whole interval.
+  enclosed in an interval (:mod:`scaledattn.claims.numbers`): COMPUTED when it lies
+  inside. With ``rounded(…)`` inputs the claim is COMPUTED when some values consistent
+  with the rounding give the written result. ``measured(…) ≈ x`` is decided
+  statistically (:mod:`scaledattn.claims.statistics`): CONSISTENT, with its p-value.
+- ``a < b`` (and ``<=``, ``>``, ``>=``) is COMPUTED when it holds on the whole interval.
 - ``A = a ⇔ c = r`` is an equivalence the kernel checks, as ``unique_scale``.
 - ``theorem(NAME)``: the kernel verifies the derivation NAME.
 
@@ -148,8 +152,8 @@ def _result(text: str, setup: Setup, outcomes: list[Outcome]) -> Result:
         )
     several = len(outcomes) > 1
     if several:
-        held = sum(1 for o in outcomes if o.verdict is Verdict.VERIFIED)
-        evidence.append(Evidence("note", f"{held} of the {len(outcomes)} relations verified"))
+        held = sum(1 for o in outcomes if o.verdict.holds)
+        evidence.append(Evidence("note", f"{held} of the {len(outcomes)} relations hold"))
     for n, o in enumerate(outcomes, 1):
         for e in o.evidence:
             summary = f"relation {n}: {e.summary}" if several else e.summary
@@ -159,9 +163,22 @@ def _result(text: str, setup: Setup, outcomes: list[Outcome]) -> Result:
     correct = "; ".join(o.correct for o in refuted if o.correct)
     counter = next((o.counterexample for o in refuted if o.counterexample), None)
     reason = "; ".join(o.reason for o in outcomes if o.verdict is Verdict.UNDECIDED and o.reason)
+    tests = tuple(dict.fromkeys(_frozen(t) for o in outcomes for t in o.statistic))
+    statistic = tuple(dict(t) for t in tests) if verdict is Verdict.CONSISTENT else ()
     return Result(
-        text, verdict, tuple(setup.described), tuple(unique(evidence)), correct, counter, reason
+        text,
+        verdict,
+        tuple(setup.described),
+        tuple(unique(evidence)),
+        correct,
+        counter,
+        reason,
+        statistic=statistic,
     )
+
+
+def _frozen(test: Mapping[str, Any]) -> tuple[tuple[str, Any], ...]:
+    return tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in test.items())
 
 
 def _theorem(name: str) -> Outcome:
@@ -190,6 +207,7 @@ class ClaimContext(Comparisons):
         self.trials = trials
         self.ranges: dict[Symbol, tuple[Fraction, Fraction]] = {}
         self.measured: list[Evidence] = []
+        self.statistics: list[dict[str, Any]] = []
         scope = setup.scope
         self.defined: dict[str, Expr] = {
             name: scope.scalar(node, f"the definition of {name}")

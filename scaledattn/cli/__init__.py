@@ -1,10 +1,11 @@
 """The ``scaledattn`` command line: argparse, one module per group of subcommands.
 
-Exit codes (:mod:`scaledattn.cli.exits`): 0 success (everything verified), 1 a proof
-or numeric check failed, 2 bad input or usage (a one-line message, never a traceback),
-3 undecided, 4 verified modulo an axiom. Each command module exposes
-``register(subparsers)``; add a module to COMMANDS to add its commands (``docs``, which
-runs commands itself, is handed :func:`main` instead of importing it). A command module
+Exit codes (:mod:`scaledattn.cli.exits`): 0 success (everything verified, or a claim
+computed or consistent), 1 a proof or numeric check failed, 2 bad input or usage (a
+one-line message, never a traceback), 3 undecided, 4 verified modulo an axiom. Each
+command module exposes ``register(subparsers)``; add a module to COMMANDS to add its
+commands (``docs``, which runs commands itself, is handed :func:`main` instead of
+importing it). A command module
 imports SymPy, numpy or matplotlib inside the functions that run a command, never at its
 top: the parser is built for every run, and `--help`, `list` and usage errors must not
 wait for them (tests/cli/test_lazy.py).

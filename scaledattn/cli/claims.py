@@ -42,7 +42,7 @@ def register(sub: Any) -> None:
     """Add ``verify`` and ``claims`` to the subparsers ``sub``."""
     p = sub.add_parser(
         "verify",
-        help="verify or refute a claim (exit 0 verified, 1 refuted, 3 undecided)",
+        help="decide a claim (exit 0 verified, computed or consistent; 1 refuted; 3 undecided)",
         description="Decide a claim in the claim language: = is an identity (a derivation"
         " the kernel checks), ≈ or ~= compares numbers to the tolerance their written digits"
         " imply, < <= > >= compare numbers, A = a <=> c = r is an equivalence.",
@@ -118,7 +118,7 @@ def cmd_claims(args: argparse.Namespace) -> int:
         print(closing_list(rows))
         return 0
     if args.closing:
-        rows = tuple(r for r in rows if r.result.verdict.value != "VERIFIED" or r.conditional)
+        rows = tuple(r for r in rows if not r.result.verdict.holds or r.conditional)
     if args.json:
         print(to_json(ledger_json(rows)))
     else:

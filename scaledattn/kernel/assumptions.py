@@ -20,7 +20,7 @@ import sympy
 from sympy import Expr, Symbol
 
 from scaledattn.errors import InvalidArgument
-from scaledattn.kernel.binders import Scope, subst
+from scaledattn.kernel.binders import Scope, bound_symbols, subst
 from scaledattn.kernel.expr import (
     MOMENT_OPERATORS,
     Component,
@@ -139,8 +139,9 @@ class IndependentPairs(Independence):
 
 
 def _schematic_indices(expr: Expr) -> tuple[Symbol, ...]:
+    """The index symbols free in ``expr``: i in E[qᵢ], none in E[Σᵢ qᵢ] (i is bound there)."""
     found = {c.index for c in expr.atoms(Component) if isinstance(c.index, Symbol)}
-    return tuple(sorted(found, key=str))
+    return tuple(sorted(found & expr.free_symbols, key=str))
 
 
 @dataclass(frozen=True)
@@ -162,6 +163,12 @@ class Moment(Assumption):
             negative = None
         if isinstance(lhs, Var) and negative:
             raise InvalidArgument(f"a variance cannot be negative: {lhs} = {value}")
+        escaping = bound_symbols(lhs) & value.free_symbols
+        if escaping:  # E[Σᵢ qᵢ] = i would let a bound i out of its sum (docs/soundness.md)
+            names = ", ".join(sorted(map(str, escaping)))
+            raise InvalidArgument(
+                f"a moment's value may not mention {names}, which its left side {lhs} binds"
+            )
         object.__setattr__(self, "lhs", lhs)
         object.__setattr__(self, "value", value)
 
@@ -176,9 +183,15 @@ class Moment(Assumption):
         return mentioned - set(self.indices)
 
     def instances(self, term: Expr) -> Iterator[Expr]:
-        """Values this assumption gives for ``term``, trying each index binding."""
+        """Values this assumption gives for ``term``, trying each index binding.
+
+        A schematic index is bound only to an index free in ``term``: a bound one could
+        not match (renaming bound names keeps free ones) and must never reach the value.
+        """
         schematic = self.indices
-        candidates = sorted({c.index for c in term.atoms(Component)}, key=str)
+        free = term.free_symbols
+        indices = {c.index for c in term.atoms(Component)}
+        candidates = sorted((x for x in indices if x.free_symbols <= free), key=str)
         for binding in _bindings(schematic, candidates):
             lhs = subst(self.lhs, binding)
             if normal_form(lhs) == normal_form(term):

@@ -173,6 +173,11 @@ def _subst_binder(e: Binder, mapping: dict[Any, Any]) -> Any:
     return e.func(*args)
 
 
+def bound_symbols(expr: Any) -> set[Symbol]:
+    """Every symbol some binder inside ``expr`` binds (i and j in Σᵢ Σⱼ qᵢkⱼ)."""
+    return {s for b in sympy.preorder_traversal(expr) if isinstance(b, Binder) for s in b.bound}
+
+
 def rename_away(b: Binder, avoid: set[Symbol]) -> Binder:
     """``b`` with each bound symbol in ``avoid`` renamed to a fresh one."""
     clash = set(b.bound) & avoid

@@ -253,7 +253,9 @@ def audits(
 
 
 def judge(results: Audits, subset: bool = False) -> list[Judged]:
-    """Each model claim whose models were all audited: VERIFIED or REFUTED on those models.
+    """Each model claim whose models were all audited: COMPUTED or REFUTED on those models.
+
+    COMPUTED, not VERIFIED: a figure measured in the models' forward passes is no proof.
 
     With ``subset`` a claim is judged on those of its models that were audited (a
     quicker, partial check), and skipped only when none was.
@@ -264,7 +266,7 @@ def judge(results: Audits, subset: bool = False) -> list[Judged]:
         if not mine or (len(mine) < len(claim.models) and not subset):
             continue
         holds, measured = claim.measure(mine)
-        out.append(Judged(claim, "VERIFIED" if holds else "REFUTED", measured))
+        out.append(Judged(claim, "COMPUTED" if holds else "REFUTED", measured))
     return out
 
 

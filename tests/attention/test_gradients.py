@@ -3,6 +3,13 @@
 Central differences with step h = 1e-6 on float64 scores in [−5, 5]: truncation
 error O(h²·|f‴|) ≈ 1e-12 and rounding error O(eps/h) ≈ 1e-10, so an absolute
 tolerance of 1e-7 has a wide margin.
+
+The identities of the Jacobian J = diag(p) − ppᵀ are checked to the rounding error of
+computing it, from the standard bounds (Higham, *Accuracy and Stability of Numerical
+Algorithms*, §3): with ε the float64 unit roundoff and n entries, each computed weight
+has a relative error below (2B + n + 3)ε for scores in [−B, B] (the shift s − max s,
+exp, an n-term sum, a division), so Σₘ pₘ is 1 within (n + 2)ε·(2B + n + 3); an n-term
+sum of products adds (n + 1)ε of the sum of magnitudes.
 """
 
 from __future__ import annotations
@@ -24,6 +31,7 @@ from scaledattn.attention.training import gradients, loss
 from tests.strategies import logit_vectors, score_batches
 
 H, TOL = 1e-6, 1e-7
+EPS = float(np.finfo(np.float64).eps)
 
 
 def numeric_gradient(f, s: np.ndarray) -> np.ndarray:  # type: ignore[no-untyped-def]
@@ -48,8 +56,9 @@ def test_cross_entropy_gradient_is_p_minus_y(s: np.ndarray, data: st.DataObject)
         f = lambda x, r=row: cross_entropy(x[None, :], target[r : r + 1])[0]  # noqa: E731
         numeric = numeric_gradient(f, s[row])
         np.testing.assert_allclose(cross_entropy_grad(s[row], target[row]), numeric, atol=TOL)
-    np.testing.assert_allclose(
-        cross_entropy_grad(s, target), softmax(s) - one_hot(target, s.shape[1]), atol=1e-15
+    # The same floating-point operations in the same order: equal, bit for bit.
+    np.testing.assert_array_equal(
+        cross_entropy_grad(s, target), softmax(s) - one_hot(target, s.shape[1])
     )
 
 
@@ -61,10 +70,24 @@ def test_softmax_jacobian_is_diag_p_minus_p_p_transpose(s: np.ndarray) -> None:
 
 @given(logit_vectors(np.float64, bound=50.0))
 def test_the_jacobian_is_symmetric_with_rows_summing_to_zero(s: np.ndarray) -> None:
-    jac = softmax_jacobian(softmax(s))
-    np.testing.assert_allclose(jac, jac.T, atol=0)
-    np.testing.assert_allclose(jac.sum(axis=1), 0, atol=1e-15)
-    assert np.linalg.eigvalsh(jac).min() >= -1e-15  # positive semi-definite
+    p = softmax(s)
+    jac = softmax_jacobian(p)
+    n = len(s)
+    # Jᵢₘ = −pᵢ·pₘ and Jₘᵢ = −pₘ·pᵢ: one rounded product each, and a product rounds
+    # the same whatever the order of its factors: symmetric bit for bit.
+    np.testing.assert_array_equal(jac, jac.T)
+    # Row i sums to pᵢ(1 − Σₘ pₘ) in exact arithmetic on the computed p, and |1 − Σ p|
+    # is at most (n + 2)(2B + n + 3)ε; the entries' own rounding (2ε each) and the
+    # n-term sum ((n + 1)ε of Σₘ|Jᵢₘ| ≤ 2pᵢ) add (2n + 4)ε·pᵢ. The floor counts the
+    # products pᵢpₘ that underflow (each off by at most the smallest subnormal).
+    row_bound = ((n + 2) * (2 * 50 + n + 3) + 2 * n + 4) * EPS * p
+    floor = n * float(np.finfo(np.float64).smallest_subnormal)
+    assert np.all(np.abs(jac.sum(axis=1)) <= row_bound + floor)
+    # Positive semi-definite: J's eigenvalues lie in [0, max p] up to that same defect
+    # of Σ p (xᵀJx with x = 1 is (Σp)(1 − Σp)) and LAPACK's backward error, below
+    # 4nε‖J‖₂ ≤ 4nε·max p for the symmetric eigensolver.
+    lowest = np.linalg.eigvalsh(jac).min()
+    assert lowest >= -(float(row_bound.max()) * n + 4 * n * EPS * float(p.max()) + floor)
 
 
 @given(logit_vectors(np.float64), st.data())
@@ -72,7 +95,12 @@ def test_the_cross_entropy_gradient_norm_never_exceeds_root_two(
     s: np.ndarray, data: st.DataObject
 ) -> None:
     t = data.draw(st.integers(0, len(s) - 1))
-    assert float(np.linalg.norm(cross_entropy_grad(s, np.array(t)))) <= math.sqrt(2) + 1e-12
+    n = len(s)
+    # ‖p − y‖² = Σp² − 2pₜ + 1 ≤ 2 exactly; the computed weights (relative error below
+    # (2B + n + 3)ε, B = 1e4) and the norm's n-term sum and root ((n + 2)ε) move it by
+    # at most (2B + 2n + 5)ε relatively.
+    bound = math.sqrt(2) * (1 + (2 * 1e4 + 2 * n + 5) * EPS)
+    assert float(np.linalg.norm(cross_entropy_grad(s, np.array(t)))) <= bound
 
 
 def test_the_saturation_limits_hold_numerically() -> None:

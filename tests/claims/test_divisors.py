@@ -76,8 +76,8 @@ def test_a_claim_sympy_rewrites_under_a_hidden_condition_exits_2_with_one_line(
         ("E(X/rho) = E(X)/rho", ["rho > 0"], "VERIFIED"),  # the kernel needs rho ≠ 0
         ("E(X/rho) = E(X)/rho", [], "UNDECIDED"),  # defined only where rho ≠ 0
         ("[14, 10, 12] / 8 = [7/4, 5/4, 3/2]", [], "VERIFIED"),
-        ("log(rounded(2.95)) ≈ 1.08", [], "VERIFIED"),  # a rounded number written > 0
-        ("rounded(2.95)/rounded(2.95) ≈ 1", [], "VERIFIED"),
+        ("log(rounded(2.95)) ≈ 1.08", [], "COMPUTED"),  # a rounded number written > 0
+        ("rounded(2.95)/rounded(2.95) ≈ 1", [], "COMPUTED"),
     ],
 )
 def test_a_divisor_the_assumptions_keep_nonzero_or_the_claim_keeps_is_answered(

@@ -35,7 +35,7 @@ def test_a_meaning_decides_the_verdict_its_threshold_flips_it() -> None:
     assert "0.4566" in strict.result.correct
     from scaledattn.claims.verify import verify
 
-    assert verify(entry.claim.replace("<= 1/10", "<= 1/2")).verdict is Verdict.VERIFIED
+    assert verify(entry.claim.replace("<= 1/10", "<= 1/2")).verdict is Verdict.COMPUTED
 
 
 def test_docs_show_the_meaning_beside_the_verdict_and_the_reasons_for_sentences_left_out() -> None:
@@ -44,7 +44,7 @@ def test_docs_show_the_meaning_beside_the_verdict_and_the_reasons_for_sentences_
     row = next(line for line in page.splitlines() if "3.2, 0.1, -2.5, 0.4" in line)
     assert row.startswith("| **REFUTED** |")
     assert "“σ = 8 量级 (on the σ = 8 scale)” :=" in row
-    assert "context (not the verdict): measured(score_std_d64) ≈ 8 VERIFIED" in row
+    assert "context (not the verdict): measured(score_std_d64) ≈ 8 CONSISTENT" in row
     assert "## Sentences without an entry, and why" in page
 
 
@@ -55,11 +55,11 @@ def test_the_closing_list_names_each_refuted_or_conditional_claim_with_value_and
     out = capsys.readouterr().out
     assert out.startswith("Refuted (")
     assert "  001  softmax([0.02, 0.01, 0.01]) ≈ [0.337, 0.332, 0.332]\n       value: right:" in out
-    verified = out[out.index("Verified only under a condition or a meaning") :]
+    verified = out[out.index("Computed only under a condition or a meaning") :]
     assert "  001  max(softmax([20.0, 10.0, 1.0])) >= 0.99\n" in verified
     assert "meaning: “几乎所有 (almost all)” := the largest weight is at least 0.99" in verified
     rows: tuple[Row, ...] = check(tuple(e for e in LEDGER if e.source.startswith("001")))
-    listed = [r for r in rows if r.result.verdict is not Verdict.VERIFIED or r.conditional]
+    listed = [r for r in rows if not r.result.verdict.holds or r.conditional]
     assert closing_list(rows).endswith(
         f"{len(listed)} of {len(rows)} claims: refuted, undecided, or true only under a"
         " condition or an operational meaning."

@@ -31,13 +31,13 @@ def test_the_z_score_counts_the_published_figures_own_sampling_error_and_its_rou
 @pytest.mark.parametrize(
     ("claim", "verdict"),
     [
-        ("measured(score_std_d64) ≈ 8", Verdict.VERIFIED),
+        ("measured(score_std_d64) ≈ 8", Verdict.CONSISTENT),
         ("measured(score_std_d64) ≈ 10", Verdict.REFUTED),
-        ("measured(max_weight_unscaled) ≈ 0.787", Verdict.VERIFIED),
+        ("measured(max_weight_unscaled) ≈ 0.787", Verdict.CONSISTENT),
         ("measured(max_weight_scaled) ≈ 0.5", Verdict.REFUTED),
         ("measured(max_weight_unscaled) / measured(max_weight_scaled) < 2", Verdict.REFUTED),
-        ("measured(max_weight_unscaled) / measured(max_weight_scaled) > 2", Verdict.VERIFIED),
-        ("measured(gap_ratio) ≈ 7.9", Verdict.VERIFIED),
+        ("measured(max_weight_unscaled) / measured(max_weight_scaled) > 2", Verdict.CONSISTENT),
+        ("measured(gap_ratio) ≈ 7.9", Verdict.CONSISTENT),
     ],
 )
 def test_statistical_claims_are_decided_with_seeded_experiments(

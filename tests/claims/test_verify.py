@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from scaledattn.claims import Verdict, verify
 from scaledattn.claims.outcome import Result
+from scaledattn.claims.report import result_text
 from scaledattn.errors import InvalidArgument
 from scaledattn.kernel import Derivation
 from scaledattn.numeric.evidence import derivation_evidence
@@ -18,6 +19,7 @@ from tests.profiles import bounded
 from tests.strategies import claim_texts
 
 V, R, U = Verdict.VERIFIED, Verdict.REFUTED, Verdict.UNDECIDED
+C = Verdict.COMPUTED
 
 
 def derivations_of(result: Result) -> list[dict[str, object]]:
@@ -61,9 +63,9 @@ def test_dividing_by_d_k_is_refuted_with_the_right_value_and_a_coin_counterexamp
     assert result.counterexample["right"] == "1"
 
 
-def test_the_book_chapters_softmax_is_verified_to_its_written_digits() -> None:
+def test_the_book_chapters_softmax_is_computed_to_its_written_digits() -> None:
     result = verify("softmax([2.0, 1.0, 0.1]) ≈ [0.659, 0.242, 0.099]")
-    assert result.verdict is V
+    assert result.verdict is C
     assert any("0.659001" in e.summary for e in result.evidence)
 
 
@@ -172,30 +174,30 @@ def test_theorem_references_are_decided_by_the_kernel() -> None:
 @pytest.mark.parametrize(
     ("claim", "verdict"),
     [
-        ("exp(3.2) ≈ 24.5", V),
+        ("exp(3.2) ≈ 24.5", C),
         ("exp(3.2) ≈ 24.6", R),
-        ("0.125 ≈ 0.12", V),  # on the edge: 0.12 ± 0.005 includes 0.125
+        ("0.125 ≈ 0.12", C),  # on the edge: 0.12 ± 0.005 includes 0.125
         ("0.1251 ≈ 0.12", R),
         ("0.1 + 0.2 = 0.3", V),  # exact rationals, not floats
-        ("sqrt(1536) ≈ 39.2", V),
-        ("sqrt(1536) ≈ 39.19", V),
+        ("sqrt(1536) ≈ 39.2", C),
+        ("sqrt(1536) ≈ 39.19", C),
         ("sqrt(1536) ≈ 39.20", R),
-        ("65.9% ≈ 0.659", V),
+        ("65.9% ≈ 0.659", C),
         ("20/sqrt(512) ≈ 0.89", R),
         ("20/22.6 ≈ 0.89", R),  # 0.884956…: off by a hair
-        ("20/rounded(22.6) ≈ 0.89", V),  # some value that rounds to 22.6 gives 0.885
-        ("rounded(2.95)/rounded(0.37) ≈ 7.9", V),
+        ("20/rounded(22.6) ≈ 0.89", C),  # some value that rounds to 22.6 gives 0.885
+        ("rounded(2.95)/rounded(0.37) ≈ 7.9", C),
         ("rounded(78)/rounded(39) ≈ 4", R),
         ("sum(exp([2.0, 1.0, 0.1])) ≈ 11.212", R),  # 11.21251: rounds to 11.213
-        ("entropy(uniform(64)) ≈ 4.16", V),
-        ("max(softmax([3.2, 0.1, -2.5, 0.4])) ≈ 90%", V),
+        ("entropy(uniform(64)) ≈ 4.16", C),
+        ("max(softmax([3.2, 0.1, -2.5, 0.4])) ≈ 90%", C),
         ("exp(14)/exp(10) >= 1000", R),
-        ("10 <= std(dot(q, k, 1536)) < 100", V),
+        ("10 <= std(dot(q, k, 1536)) < 100", C),
         ("lim(p_minus_y) = sqrt(2)", V),
         ("lim(p_minus_y) = 0", R),
         ("lim(jacobian) = 0", V),
         ("lim(leader_weight) = 1", V),
-        ("exp(99999) > 1", V),
+        ("exp(99999) > 1", C),
     ],
 )
 def test_numeric_claims_are_decided_to_the_tolerance_their_digits_imply(
@@ -208,7 +210,7 @@ def test_a_value_that_depends_on_a_free_constant_is_undecided_until_it_is_given(
     undecided = verify("std(dot(q, k)) ≈ 8")
     assert undecided.verdict is U
     assert "d_k" in undecided.reason
-    assert verify("std(dot(q, k)) ≈ 8", ["d_k = 64"]).verdict is V
+    assert verify("std(dot(q, k)) ≈ 8", ["d_k = 64"]).verdict is C
 
 
 @pytest.mark.parametrize(
@@ -238,6 +240,24 @@ def test_ill_posed_claims_and_assumptions_are_bad_input(
     assert "\n" not in str(err.value)
 
 
+def test_a_proof_a_computation_and_a_statistical_test_get_three_words() -> None:
+    proof = verify("Var(dot(q,k)/sqrt(d_k)) = 1")
+    computation = verify("exp(3.2) ≈ 24.5")
+    test = verify("measured(max_weight_unscaled) ≈ 0.787")
+    assert (proof.verdict, computation.verdict, test.verdict) == (V, C, Verdict.CONSISTENT)
+    assert {proof.exit_code, computation.exit_code, test.exit_code} == {0}
+    (figures,) = test.statistic  # the test shows its p-value and interval
+    assert 0.05 < figures["p_value"] <= 1
+    low, high = figures["interval95"]
+    assert low < figures["value"] < high
+    assert test.as_json()["statistic"][0]["p_value"] == figures["p_value"]
+    line = result_text(test).splitlines()[2]
+    assert line.startswith("CONSISTENT — a statistical test that did not reject: p = ")
+    assert "95% interval [" in line
+    assert not proof.statistic
+    assert not computation.statistic
+
+
 @given(claim_texts())
 def test_every_claim_of_the_grammar_gets_a_verdict_or_a_one_line_refusal(text: str) -> None:
     try:
@@ -245,7 +265,7 @@ def test_every_claim_of_the_grammar_gets_a_verdict_or_a_one_line_refusal(text: s
     except InvalidArgument as err:
         message = str(err)
     else:
-        assert result.verdict in (V, R, U)
+        assert result.verdict in Verdict
         if result.verdict is U:
             assert result.reason
         assert result.as_json()["verdict"] == result.verdict.value

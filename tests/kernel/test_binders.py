@@ -32,6 +32,7 @@ from scaledattn.kernel import (
     IndexSum,
     Lim,
     Moment,
+    RandomVector,
     RealVector,
     Rule,
     SoftmaxVector,
@@ -156,6 +157,40 @@ def test_a_moment_about_a_free_symbol_is_not_used_where_a_binder_rebinds_it() ->
     assert verdict(Lim(E(X) / c, c), Lim(S.One, c), R.substitute_moment, declared) is not None
     # Away from the binder the same facts are used.
     assert verdict(E(X * t) + 1, Integer(2), R.substitute_moment, (Moment(E(X * t), 1),)) is None
+
+
+def test_a_moments_schematic_indices_are_the_indices_free_in_its_left_side() -> None:
+    q, k = RandomVector("q", n), RandomVector("k", n)
+    assert Moment(E(q[i]), 0).indices == (i,)
+    assert Moment(E(IndexSum(q[i], i, n)), 0).indices == ()
+    assert Moment(E(q[j] * IndexSum(k[i], i, n)), 0).indices == (j,)
+
+
+def test_a_moments_value_may_not_mention_a_symbol_its_left_side_binds() -> None:
+    # E[Σᵢ qᵢ] = δ(i², i) − δ(i, 1) "for every i" (0 at every positive i) certified
+    # E[Σₘ qₘ] = δ(m², m) − δ(m, 1) for an integer m: at m = 0 the right side is 1 and
+    # the left side 0. The bound i left its sum through the value.
+    q = RandomVector("q", n)
+    with pytest.raises(InvalidArgument, match="may not mention i"):
+        Moment(E(IndexSum(q[i], i, n)), delta(i**2, i) - delta(i, 1))
+    with pytest.raises(InvalidArgument, match="may not mention a"):
+        Moment(E(Lim(X * exp(-a), a)), a)
+
+
+def test_a_bound_index_of_a_claim_never_instantiates_a_moments_schematic_index() -> None:
+    q, k = RandomVector("q", n), RandomVector("k", n)
+    m = Symbol("m", integer=True)
+    # E[qⱼ·Σᵢ kᵢ] = j for every j: read at a free m, and at the m a sum binds around it,
+    fact = (Moment(E(q[j] * IndexSum(k[i], i, n)), j),)
+    assert verdict(E(q[m] * IndexSum(k[i], i, n)), m, R.substitute_moment, fact) is None
+    around = IndexSum(E(q[m] * IndexSum(k[i], i, n)), m, n)
+    assert verdict(around, IndexSum(m, m, n), R.substitute_moment, fact) is None
+    # but never at an index bound inside the term: Σₘ qₘkₘ is not qⱼ·Σᵢ kᵢ at j = m.
+    inside = E(IndexSum(q[m] * k[m], m, n))
+    assert verdict(inside, m, R.substitute_moment, fact) is not None
+    # A fact without a free index is one fact, read with its sum renamed.
+    zero_sum = (Moment(E(IndexSum(q[i], i, n)), 0),)
+    assert verdict(E(IndexSum(q[m], m, n)), S.Zero, R.substitute_moment, zero_sum) is None
 
 
 def test_context_visible_drops_exactly_the_facts_about_bound_symbols() -> None:

@@ -30,7 +30,7 @@ def test_the_verdicts_follow_the_measured_figures_under_the_stated_meanings() ->
     scaled = _audit(0.125, 64, 768, 0.3)
     results = {"torch": _audit(0.125, 64, 512, 0.5), "gpt2": scaled, "bert": scaled}
     everyone = {j.claim.claim: j.verdict for j in judge(results, subset=True)}  # type: ignore[arg-type]
-    assert everyone["every Transformer divides q·k by √d_k in its attention"] == "VERIFIED"
+    assert everyone["every Transformer divides q·k by √d_k in its attention"] == "COMPUTED"
     results["t5"] = _audit(1.0, 64, 512, 1.0)
     judged = {j.claim.claim: j for j in judge(results)}  # type: ignore[arg-type]
     every = judged["every Transformer divides q·k by √d_k in its attention"]
@@ -38,7 +38,7 @@ def test_the_verdicts_follow_the_measured_figures_under_the_stated_meanings() ->
     assert "t5: c = 1, c·√d_k = 8 (d_k = 64)" in every.measured
     assert judged["the Transformer uses d_k = 512"].verdict == "REFUTED"
     assert (
-        judged["modern models' q and k vectors have at least 64 dimensions"].verdict == "VERIFIED"
+        judged["modern models' q and k vectors have at least 64 dimensions"].verdict == "COMPUTED"
     )
 
 
