@@ -37,7 +37,7 @@ import json
 import os
 import sys
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -386,7 +386,9 @@ def checked(module: Any, derivation: Any) -> Checked:
     return result
 
 
-def checked_all(pairs: Sequence[tuple[Any, Any]]) -> list[Checked]:
+def checked_all(
+    pairs: Sequence[tuple[Any, Any]], progress: Callable[[int, int], None] | None = None
+) -> list[Checked]:
     """:func:`checked` of each (module, derivation), in order, the kernel's work done first.
 
     What is not kept is audited first, every derivation, then its witnesses are
@@ -397,14 +399,21 @@ def checked_all(pairs: Sequence[tuple[Any, Any]]) -> list[Checked]:
     on, which empties SymPy's whole cache (``sympy.core.parameters``). Between two
     audits that emptying made the second one start cold; here the audits run one
     after another, and the showing comes after them.
+
+    ``progress(done, total)`` is told after each audit and each witness of what was
+    not kept (2 × their number in all).
     """
     from scaledattn.derive import audit_of
 
     todo = [(m, d) for m, d in pairs if _known(m, d) is None]
-    for _, d in todo:
+    for n, (_, d) in enumerate(todo, 1):
         audit_of(d)
-    for m, d in todo:
+        if progress is not None:
+            progress(n, 2 * len(todo))
+    for n, (m, d) in enumerate(todo, len(todo) + 1):
         witness_of(m, d)
+        if progress is not None:
+            progress(n, 2 * len(todo))
     return [checked(m, d) for m, d in pairs]
 
 

@@ -21,6 +21,7 @@ PACKAGE = ROOT / "scaledattn"
 #: layer, nor another place of its own layer). Every module of the package has a place.
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("scaledattn.errors",),
+    ("scaledattn.progress",),
     ("scaledattn.kernel",),
     ("scaledattn.rulebook", "scaledattn.explain", "scaledattn.definitions"),
     ("scaledattn.language",),

@@ -40,11 +40,12 @@ from scaledattn.errors import CannotDerive, InvalidArgument
 from scaledattn.kernel import Derivation, Dot, E, Equation, Equivalence, RandomVector, Theorem, Var
 from scaledattn.kernel.expr import rebuild
 from scaledattn.language.parse import parse_expression
-from scaledattn.render.printers import latex
+from scaledattn.render.printers import decimal, latex
 
 __all__ = ["QUANTITIES", "Answer", "answer", "mean", "scale", "variance"]
 
 QUANTITIES = ("mean", "variance", "scale")
+APPROX = r"\approx"
 
 
 @dataclass(frozen=True, eq=False)
@@ -101,11 +102,37 @@ class Answer:
     def _sympy_(self) -> Expr:
         return self.expr
 
+    @property
+    def decimal(self) -> str:
+        """The closed form with its numbers as decimals (15 significant digits): ``2.4576``."""
+        return decimal(self.expr).text
+
+    @property
+    def decimal_exact(self) -> bool:
+        """True when :attr:`decimal` is the closed form exactly (not rounded)."""
+        return decimal(self.expr).exact
+
+    @property
+    def value(self) -> float | None:
+        """The closed form as a float when it is a number (no symbols), else None."""
+        return float(self.expr) if self.expr.is_number else None
+
+    def line(self) -> str:
+        """The closed form and, when it says more, its decimal value: ``1536/625 = 2.4576``.
+
+        ``=`` when the decimal is exact, ``≈`` when it is rounded; the closed form alone
+        when its decimals add nothing (``16*d_k``).
+        """
+        shown = decimal(self.expr)
+        if shown.text == str(self):
+            return str(self)
+        return f"{self} {'=' if shown.exact else '≈'} {shown.text}"
+
     def __str__(self) -> str:
         return str(sympy.sstr(self.expr))
 
     def __repr__(self) -> str:
-        return str(sympy.sstr(self.expr))
+        return self.line()
 
     # ------------------------------------------------------ SymPy behaviour
     def _symbol(self, key: Any) -> Any:
@@ -222,8 +249,25 @@ class Answer:
             raise AttributeError(name)
         return getattr(self.expr, name)
 
+    def latex_line(self) -> str:
+        """``lhs = closed form`` in LaTeX, with the decimal value when it says more."""
+        shown = decimal(self.expr)
+        line = f"{latex(self.lhs)} = {latex(self.expr)}"
+        if shown.text == str(self):
+            return line
+        return f"{line} {'=' if shown.exact else APPROX} {shown.latex}"
+
     def _repr_latex_(self) -> str:
-        return f"$\\displaystyle {latex(self.lhs)} = {latex(self.expr)}$"
+        return f"$\\displaystyle {self.latex_line()}$"
+
+    def _repr_markdown_(self) -> str:
+        lines = [f"$${self.latex_line()}$$", ""]
+        lines.append(
+            f"The right side of `{self.theorem.name}`, which the kernel checked"
+            f' ({len(self.derivation.steps)} steps; `scaledattn derive "{self.theorem.name}"`'
+            " shows them)."
+        )
+        return "\n".join(lines)
 
 
 def _plain(value: Any) -> Any:
@@ -286,65 +330,97 @@ def answer(quantity: str, s: Setting) -> Answer:
 
 def variance(
     d_k: Any = None,
-    var_q: Any = 1,
-    var_k: Any = 1,
+    var_q: Any = None,
+    var_k: Any = None,
     mean_q: Any = 0,
     mean_k: Any = 0,
     corr: Any = None,
     heads: Any = None,
     d_model: Any = None,
+    *,
+    init_std: Any = None,
+    init_std_k: Any = None,
+    input_norm: Any = None,
 ) -> Answer:
     """Var(q·k), derived and checked, for d_k i.i.d. component pairs (qᵢ, kᵢ).
 
     Each argument is a number, a fraction or an expression in text (``"sigma**2"``);
     q and k are independent unless ``corr`` is given, when each pair is jointly
-    Gaussian with that correlation. ``heads`` and ``d_model`` set d_k = d_model/heads.
+    Gaussian with that correlation. ``heads`` and ``d_model`` set d_k = d_model/heads;
+    ``init_std`` (with ``d_model`` or ``input_norm``) sets the variances of projected
+    scores. The options and their defaults: :data:`~scaledattn.calculator.setting.OPTIONS`,
+    the same as the command's (``scaledattn variance --init-std 0.02``).
 
     >>> variance(mean_q="mu_q", mean_k="mu_k", var_q="sigma_q**2", var_k="sigma_k**2")
     d_k*(mu_k**2*sigma_q**2 + mu_q**2*sigma_k**2 + sigma_k**2*sigma_q**2)
     >>> variance(corr="rho")
     d_k*(rho**2 + 1)
+    >>> variance(d_k=64, d_model=768, init_std=0.02)
+    2359296/390625 = 6.03979776
     """
-    s = setting(d_k, var_q, var_k, mean_q, mean_k, corr, heads, d_model)
+    s = setting(
+        d_k, var_q, var_k, mean_q, mean_k, corr, heads, d_model,
+        init_std=init_std, init_std_k=init_std_k, input_norm=input_norm,
+    )  # fmt: skip
     return answer("variance", s)
 
 
 def mean(
     d_k: Any = None,
-    var_q: Any = 1,
-    var_k: Any = 1,
+    var_q: Any = None,
+    var_k: Any = None,
     mean_q: Any = 0,
     mean_k: Any = 0,
     corr: Any = None,
     heads: Any = None,
     d_model: Any = None,
+    *,
+    init_std: Any = None,
+    init_std_k: Any = None,
+    input_norm: Any = None,
 ) -> Answer:
     """E[q·k], derived and checked: d_k·μ_q·μ_k, or d_k(μ_qμ_k + ρσ_qσ_k) under correlation.
+
+    The options are :func:`variance`'s.
 
     >>> mean(mean_q="mu_q", mean_k="mu_k")
     d_k*mu_k*mu_q
     """
-    s = setting(d_k, var_q, var_k, mean_q, mean_k, corr, heads, d_model)
+    s = setting(
+        d_k, var_q, var_k, mean_q, mean_k, corr, heads, d_model,
+        init_std=init_std, init_std_k=init_std_k, input_norm=input_norm,
+    )  # fmt: skip
     return answer("mean", s)
 
 
 def scale(
     d_k: Any = None,
-    var_q: Any = 1,
-    var_k: Any = 1,
+    var_q: Any = None,
+    var_k: Any = None,
     mean_q: Any = 0,
     mean_k: Any = 0,
     corr: Any = None,
     heads: Any = None,
     d_model: Any = None,
     target_var: Any = 1,
+    *,
+    init_std: Any = None,
+    init_std_k: Any = None,
+    input_norm: Any = None,
 ) -> Answer:
     """The unique c > 0 with Var(q·k / c) = target_var, derived and checked.
+
+    The options are :func:`variance`'s, and ``target_var``.
 
     >>> scale()
     sqrt(d_k)
     >>> scale(heads=8, d_model=512)
     8
+    >>> scale(d_k=64, d_model=768, init_std=0.02)
+    1536/625 = 2.4576
     """
-    s = setting(d_k, var_q, var_k, mean_q, mean_k, corr, heads, d_model, target_var)
+    s = setting(
+        d_k, var_q, var_k, mean_q, mean_k, corr, heads, d_model, target_var,
+        init_std=init_std, init_std_k=init_std_k, input_norm=input_norm,
+    )  # fmt: skip
     return answer("scale", s)

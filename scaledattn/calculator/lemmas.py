@@ -29,11 +29,11 @@ from scaledattn.calculator.build import (
     sums_lemma,
     variance_derivation,
 )
-from scaledattn.calculator.setting import Setting, setting
+from scaledattn.calculator.setting import OPTIONS, Setting, setting
 from scaledattn.errors import InvalidArgument
 from scaledattn.kernel import Derivation
 
-__all__ = ["CALLS", "OPTIONS", "calculator_derivation"]
+__all__ = ["CALLS", "calculator_derivation"]
 
 #: Each name the calculator gives a derivation, and what it states.
 CALLS: dict[str, tuple[Callable[[Setting], Derivation], str]] = {
@@ -42,8 +42,6 @@ CALLS: dict[str, tuple[Callable[[Setting], Derivation], str]] = {
     "scale": (scale_derivation, "the unique c > 0 with Var(q·k / c) = target_var"),
     "variance_as_sums": (sums_lemma, "Var(q·k) as sums of known terms (the scale's lemma)"),
 }
-#: The options a name may give, as the Python functions take them.
-OPTIONS = ("d_k", "var_q", "var_k", "mean_q", "mean_k", "corr", "heads", "d_model", "target_var")
 
 _CALL = re.compile(r"\s*([A-Za-z_]+)\s*(?:\((.*)\))?\s*", re.S)
 

@@ -32,7 +32,7 @@ from scaledattn.errors import InvalidArgument
 from scaledattn.kernel import dimension
 from scaledattn.language.parse import Node, build, names_in, parse
 
-__all__ = ["RESERVED", "Setting", "setting"]
+__all__ = ["OPTIONS", "RESERVED", "Setting", "setting"]
 
 #: Names the derivations use for their own objects (the scale c, the vectors q and
 #: k, the summation indices i and j, the expectation E).
@@ -40,7 +40,7 @@ RESERVED = ("c", "q", "k", "i", "j", "E")
 DIMENSION_NAME = "d_k"
 
 #: Options whose names denote positive quantities (variances, the target variance).
-_POSITIVE_OPTIONS = ("var_q", "var_k", "target_var")
+_POSITIVE_OPTIONS = ("var_q", "var_k", "target_var", "init_std", "init_std_k", "input_norm")
 _REAL_OPTIONS = ("mean_q", "mean_k", "corr")
 
 
@@ -63,6 +63,9 @@ class Setting:
     target_var: Expr = sympy.S.One
     heads: int | None = None
     d_model: int | None = None
+    init_std: Expr | None = None
+    init_std_k: Expr | None = None
+    input_norm: Expr | None = None
     symbols: Mapping[str, Symbol] = field(default_factory=dict, compare=False)
     notes: tuple[str, ...] = ()
 
@@ -87,10 +90,20 @@ class Setting:
         sstr = sympy.sstr
         options: list[str] = []
         if self.heads is not None:
-            options += [f"heads={self.heads}", f"d_model={self.d_model}"]
+            options += [f"heads={self.heads}"]
         elif not (isinstance(self.d, Symbol) and self.d.name == DIMENSION_NAME):
             options.append(f"d_k={sstr(self.d)}")
-        defaults = (("var_q", 1), ("var_k", 1), ("mean_q", 0), ("mean_k", 0))
+        if self.d_model is not None:
+            options.append(f"d_model={self.d_model}")
+        if self.init_std is not None:
+            options.append(f"init_std={sstr(self.init_std)}")
+            if self.init_std_k != self.init_std:
+                options.append(f"init_std_k={sstr(self.init_std_k)}")
+            if self.d_model is None or self.input_norm != sympy.sqrt(self.d_model):
+                options.append(f"input_norm={sstr(self.input_norm)}")
+            defaults: tuple[tuple[str, int], ...] = (("mean_q", 0), ("mean_k", 0))
+        else:
+            defaults = (("var_q", 1), ("var_k", 1), ("mean_q", 0), ("mean_k", 0))
         options += [f"{key}={sstr(getattr(self, key))}" for key, default in defaults
                     if getattr(self, key) != default]  # fmt: skip
         if self.corr is not None:
@@ -116,6 +129,17 @@ class Setting:
             lines.append("  q independent of k (all 2·d_k components mutually independent)")
         else:
             lines.append(f"  (q_i, k_i) jointly Gaussian with correlation rho = {sstr(self.corr)}")
+        if self.init_std is not None:
+            norm = sstr(self.input_norm)
+            if self.d_model is not None and self.input_norm == sympy.sqrt(self.d_model):
+                norm = f"√d_model = {norm}"
+            lines += [
+                f"  projected scores q = W_q x, k = W_k y: W_q's entries of std"
+                f" {sstr(self.init_std)}, W_k's of std {sstr(self.init_std_k)},",
+                f"  tokens of norm ‖x‖ = ‖y‖ = {norm}: Var(q_i) = σ_q²‖x‖², Var(k_i) = σ_k²‖y‖²",
+                "  (the theorems projected_component_variance_q and _k; Var(q·k) in one"
+                " derivation: scaledattn derive projected_score_variance)",
+            ]
         lines += [f"  {note}" for note in self.notes]
         return lines
 
@@ -168,10 +192,30 @@ def _dimension(node: Node | None, option: str, text: str) -> Expr | None:
     return Integer(_positive_integer(node, option, text))
 
 
+#: The options of a setting, as the functions :func:`~scaledattn.calculator.variance`,
+#: ``mean`` and ``scale`` take them, and as the commands spell them (``--d-k`` for
+#: ``d_k``); tests/calculator/test_options.py checks the functions' signatures and the
+#: commands' options against this list.
+OPTIONS = (
+    "d_k",
+    "var_q",
+    "var_k",
+    "mean_q",
+    "mean_k",
+    "corr",
+    "heads",
+    "d_model",
+    "init_std",
+    "init_std_k",
+    "input_norm",
+    "target_var",
+)
+
+
 def setting(
     d_k: Any = None,
-    var_q: Any = 1,
-    var_k: Any = 1,
+    var_q: Any = None,
+    var_k: Any = None,
     mean_q: Any = 0,
     mean_k: Any = 0,
     corr: Any = None,
@@ -179,31 +223,31 @@ def setting(
     d_model: Any = None,
     target_var: Any = 1,
     *,
+    init_std: Any = None,
+    init_std_k: Any = None,
+    input_norm: Any = None,
     option_names: Mapping[str, str] | None = None,
 ) -> Setting:
     """Read and validate a setting; InvalidArgument (one line) names what is wrong.
 
     Defaults: d_k the positive-integer symbol ``d_k``, variances 1, means 0, q and k
-    independent, target variance 1. ``heads`` and ``d_model`` set d_k = d_model/heads.
+    independent, target variance 1 (the meaning of each option: :data:`OPTIONS`).
     ``option_names`` maps each parameter to the name shown in messages (the CLI
     passes ``--var-q`` and so on).
+
+    Projected scores: ``init_std`` σ (the std of W_q's entries; W_k's is
+    ``init_std_k``, by default σ too) and the token norm ``input_norm`` (by default
+    √d_model) set Var(qᵢ) = σ²‖x‖², the lemma ``projected_component_variance_q``.
 
     >>> setting(d_k=0)
     Traceback (most recent call last):
     ...
     scaledattn.errors.InvalidArgument: d_k must be a positive integer, got 0
+    >>> s = setting(d_k=64, d_model=768, init_std=0.02)
+    >>> s.var_q, s.var_k, s.input_norm
+    (192/625, 192/625, 16*sqrt(3))
     """
-    label = {
-        "d_k": "d_k",
-        "var_q": "var_q",
-        "var_k": "var_k",
-        "mean_q": "mean_q",
-        "mean_k": "mean_k",
-        "corr": "corr",
-        "heads": "heads",
-        "d_model": "d_model",
-        "target_var": "target_var",
-    }
+    label = {key: key for key in OPTIONS}
     label.update(option_names or {})
     raw = {
         "d_k": d_k,
@@ -215,37 +259,24 @@ def setting(
         "heads": heads,
         "d_model": d_model,
         "target_var": target_var,
+        "init_std": init_std,
+        "init_std_k": init_std_k,
+        "input_norm": input_norm,
     }
     texts = {key: _text(v, label[key]) for key, v in raw.items() if v is not None}
-    trees = {key: parse(text) for key, text in texts.items()}
+    trees = {key: _parsed(text, label[key]) for key, text in texts.items()}
 
-    d = _dimension(trees.get("d_k"), label["d_k"], texts.get("d_k", ""))
-    heads_n = d_model_n = None
-    if ("heads" in trees) != ("d_model" in trees):
-        raise InvalidArgument(f"{label['heads']} and {label['d_model']} go together")
-    if "heads" in trees:
-        heads_n = _positive_integer(trees["heads"], label["heads"], texts["heads"])
-        d_model_n = _positive_integer(trees["d_model"], label["d_model"], texts["d_model"])
-        if d_model_n % heads_n:
-            raise InvalidArgument(
-                f"{label['heads']} {heads_n} does not divide {label['d_model']} {d_model_n}"
-            )
-        per_head = Integer(d_model_n // heads_n)
-        if d is not None and d != per_head:
-            raise InvalidArgument(
-                f"{label['d_k']} {sympy.sstr(d)} contradicts {label['d_model']}/{label['heads']}"
-                f" = {d_model_n}/{heads_n} = {per_head}"
-            )
-        d = per_head
-    if d is None:
-        d = dimension(DIMENSION_NAME)
-
+    d, heads_n, d_model_n = _dimensions(trees, texts, label)
     symbols = _symbol_table(trees, d, label)
     values = {
         key: _value(trees[key], symbols, texts[key], label[key])
         for key in (*_POSITIVE_OPTIONS, *_REAL_OPTIONS)
         if key in trees
     }
+    projected = _projected(values, d_model_n, label)
+    values.update(projected)
+    values.setdefault("var_q", sympy.S.One)
+    values.setdefault("var_k", sympy.S.One)
     notes = _validate(values, label) + _signs_assumed(symbols, d)
     return Setting(
         d=d,
@@ -257,9 +288,92 @@ def setting(
         target_var=values["target_var"],
         heads=heads_n,
         d_model=d_model_n,
+        init_std=values.get("init_std"),
+        init_std_k=values.get("init_std_k"),
+        input_norm=values.get("input_norm"),
         symbols={n: s for n, s in symbols.items() if isinstance(s, Symbol)},
         notes=notes,
     )
+
+
+def _dimensions(
+    trees: Mapping[str, Node], texts: Mapping[str, str], label: Mapping[str, str]
+) -> tuple[Expr, int | None, int | None]:
+    """d_k, heads and d_model: d_k = d_model/heads when heads are given."""
+    d = _dimension(trees.get("d_k"), label["d_k"], texts.get("d_k", ""))
+    d_model_n = heads_n = None
+    if "d_model" in trees:
+        d_model_n = _positive_integer(trees["d_model"], label["d_model"], texts["d_model"])
+        if "heads" not in trees and "init_std" not in trees:
+            raise InvalidArgument(
+                f"{label['d_model']} is the width of the tokens projected: it sets their norm"
+                f" with {label['init_std']}, or d_k = d_model/heads with {label['heads']};"
+                " alone it changes nothing"
+            )
+    if "heads" in trees:
+        if d_model_n is None:
+            raise InvalidArgument(
+                f"{label['heads']} needs {label['d_model']} (d_k = d_model/heads)"
+            )
+        heads_n = _positive_integer(trees["heads"], label["heads"], texts["heads"])
+        if d_model_n % heads_n:
+            raise InvalidArgument(
+                f"{label['heads']} {heads_n} does not divide {label['d_model']} {d_model_n}"
+            )
+        per_head = Integer(d_model_n // heads_n)
+        if d is not None and d != per_head:
+            raise InvalidArgument(
+                f"{label['d_k']} {sympy.sstr(d)} contradicts {label['d_model']}/{label['heads']}"
+                f" = {d_model_n}/{heads_n} = {per_head}"
+            )
+        d = per_head
+    return (dimension(DIMENSION_NAME) if d is None else d), heads_n, d_model_n
+
+
+def _projected(
+    values: Mapping[str, Expr], d_model: int | None, label: Mapping[str, str]
+) -> dict[str, Expr]:
+    """Var(qᵢ) = σ_q²‖x‖², Var(kᵢ) = σ_k²‖y‖² from the init std and the token norm."""
+    std_q, std_k, norm = (values.get(key) for key in ("init_std", "init_std_k", "input_norm"))
+    if std_q is None:
+        if std_k is not None or norm is not None:
+            given = label["init_std_k"] if std_k is not None else label["input_norm"]
+            raise InvalidArgument(f"{given} goes with {label['init_std']}")
+        return {}
+    if "var_q" in values or "var_k" in values:
+        raise InvalidArgument(
+            f"{label['init_std']} sets Var(q_i) and Var(k_i); leave out"
+            f" {label['var_q']} and {label['var_k']}"
+        )
+    for key, value in (("init_std", std_q), ("init_std_k", std_k), ("input_norm", norm)):
+        if value is not None and value.is_nonnegative is not True:
+            what = "a standard deviation" if key != "input_norm" else "a norm"
+            raise InvalidArgument(
+                f"{label[key]} is {what} and must be >= 0, got {sympy.sstr(value)}"
+            )
+    if norm is None:
+        if d_model is None:
+            raise InvalidArgument(
+                f"{label['init_std']} needs {label['input_norm']}, or {label['d_model']} for"
+                " the norm ‖x‖ = √d_model of a LayerNorm'd token"
+            )
+        norm = sympy.sqrt(d_model)
+    std_k = std_q if std_k is None else std_k
+    return {
+        "var_q": std_q**2 * norm**2,
+        "var_k": std_k**2 * norm**2,
+        "init_std": std_q,
+        "init_std_k": std_k,
+        "input_norm": norm,
+    }
+
+
+def _parsed(text: str, option: str) -> Node:
+    """The syntax tree of one option's text; a refusal names the option."""
+    try:
+        return parse(text)
+    except InvalidArgument as err:
+        raise InvalidArgument(f"{option}: {err}") from None
 
 
 def _value(tree: Node, symbols: Mapping[str, Expr], text: str, option: str) -> Expr:

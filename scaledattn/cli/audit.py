@@ -44,7 +44,7 @@ def register(sub: Any) -> None:
 
 def cmd_audit(args: argparse.Namespace) -> int:
     """Run the audit; print the table (or JSON); exit 1 when a layer disagrees."""
-    from scaledattn.cli.experiment import ProgressLine
+    from scaledattn.progress import Bar
     from scaledattn.render import to_json
     from scaledattn.torchattn import require_transformers
     from scaledattn.torchattn.audit import check_options, run_audit
@@ -60,19 +60,9 @@ def cmd_audit(args: argparse.Namespace) -> int:
         require_matplotlib()
     check_options(args.model, args.layers or None, args.batch, args.tokens)
     require_transformers()
-    progress = ProgressLine(f"audit {args.model}")
-    building = f"audit {args.model}: building the model, running random tokens…"
-    if progress.active:
-        sys.stderr.write(f"\r{building}")
-        sys.stderr.flush()
-    try:
-        result = run_audit(
-            args.model, args.layers or None, args.seed, args.batch, args.tokens, progress
-        )
-    finally:
-        if progress.active:
-            sys.stderr.write("\r" + " " * len(building) + "\r")
-            sys.stderr.flush()
+    with Bar(f"audit {args.model}: measuring each attention call", "call") as bar:
+        bar.status(f"audit {args.model}: building the model, running random tokens…")
+        result = run_audit(args.model, args.layers or None, args.seed, args.batch, args.tokens, bar)
     if args.json:
         print(to_json(result.as_json()))
     else:

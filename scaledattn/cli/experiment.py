@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import argparse
 import math
-import sys
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, Any
 
 from scaledattn.errors import InvalidArgument
 
@@ -33,33 +32,6 @@ ONLY = {
     "lr": ("training", "dynamics"),
     "steps": ("training",),
 }
-
-
-class ProgressLine:
-    """Progress on stderr, rewritten in place, only when stderr is a terminal."""
-
-    def __init__(self, label: str, stream: TextIO | None = None) -> None:
-        self.label, self.stream, self.shown = label, stream or sys.stderr, False
-        self.percent = -1
-
-    @property
-    def active(self) -> bool:
-        """True when the stream is a terminal."""
-        isatty = getattr(self.stream, "isatty", None)
-        return bool(isatty and isatty())
-
-    def __call__(self, done: int, total: int) -> None:
-        """Show ``done/total`` when the percentage moves; a single finished chunk shows nothing."""
-        if not self.active or (done >= total and not self.shown):
-            return
-        percent = int(100 * done / total)
-        if percent != self.percent:
-            self.shown, self.percent = True, percent
-            self.stream.write(f"\r{self.label}: {done}/{total} ({percent}%)")
-            self.stream.flush()
-        if done >= total:
-            self.stream.write("\r" + " " * (len(self.label) + 32) + "\r")
-            self.stream.flush()
 
 
 def register(sub: Any) -> None:
@@ -171,9 +143,12 @@ def training_runs(
 
 def cmd_experiment(args: argparse.Namespace) -> int:
     """Run the experiment; print a table (or JSON)."""
+    from scaledattn.progress import Bar
     from scaledattn.render import to_json
 
-    result = run_experiment(args, ProgressLine(f"{args.name}"))
+    unit = "run" if args.name == "training" else "trial"
+    with Bar(f"experiment {args.name}", unit) as bar:
+        result = run_experiment(args, bar)
     if args.json:
         print(to_json(result.as_json()))
     else:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from scaledattn.cli.experiment import ProgressLine, training_runs
+from scaledattn.cli.experiment import training_runs
 from scaledattn.errors import InvalidArgument
 
 PLOTS = {"saturation": 400, "training": 20}
@@ -59,13 +59,16 @@ def cmd_plot(args: argparse.Namespace) -> int:
         raise InvalidArgument("--lr applies to the training plot only")
     lr = 0.7 if args.lr is None else check_lr(args.lr)
     require_matplotlib()  # after the checks above: bad input is refused without importing it
-    progress = ProgressLine(f"plot {args.name}")
+    from scaledattn.progress import Bar
+
     try:
-        if args.name == "saturation":
-            written = plot_saturation(saturation_curves(args.seed, trials, progress=progress), out)
-        else:
-            result = training_runs(args.seed, trials, lr, progress=progress)
-            written = plot_training(result, out)
+        with Bar(f"plot {args.name}", "d_k" if args.name == "saturation" else "run") as bar:
+            if args.name == "saturation":
+                curves = saturation_curves(args.seed, trials, progress=bar)
+                written = plot_saturation(curves, out)
+            else:
+                result = training_runs(args.seed, trials, lr, progress=bar)
+                written = plot_training(result, out)
     except OSError as err:
         raise InvalidArgument(f"cannot write {str(out)!r}: {err.strerror or err}") from None
     print(f"wrote {written}")

@@ -125,10 +125,14 @@ def cmd_derive(args: argparse.Namespace) -> int:
 def cmd_check(args: argparse.Namespace) -> int:
     """Audit every derivation and evaluate it on its numeric witnesses; table and summary."""
     from scaledattn.cache import checked_all, rendered, store
+    from scaledattn.progress import Bar
     from scaledattn.render import to_json
 
-    pairs = [(module, d) for module in theorem_modules() for d in module.derivations]
-    rows = [(m.name, d, c) for (m, d), c in zip(pairs, checked_all(pairs), strict=True)]
+    with Bar("check: the kernel, then the numbers", "task") as bar:
+        bar.status("check: importing the theorems…")
+        pairs = [(module, d) for module in theorem_modules() for d in module.derivations]
+        found = checked_all(pairs, bar)
+    rows = [(m.name, d, c) for (m, d), c in zip(pairs, found, strict=True)]
     audits = [json.loads(rendered(m, d, "json")[0]) for m, d in pairs] if args.json else []
     kept = store()
     if kept is not None:

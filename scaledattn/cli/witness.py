@@ -93,19 +93,22 @@ def cmd_witness(args: argparse.Namespace) -> int:
     check_samples(args.samples, args.d_k)  # before SymPy and numpy are imported
     from scaledattn.numeric.distributions import distribution
     from scaledattn.numeric.witness import witness_scores
+    from scaledattn.progress import Bar
     from scaledattn.render import to_json
 
     q = distribution(args.distribution)
     k = distribution(args.k_distribution) if args.k_distribution is not None else q
-    w = witness_scores(
-        q,
-        k,
-        args.d_k,
-        closed_form=closed_form(),
-        samples=None if args.exact else args.samples,
-        seed=args.seed,
-        listing=args.list,
-    )
+    with Bar("witness: Monte Carlo", "sample") as bar:
+        w = witness_scores(
+            q,
+            k,
+            args.d_k,
+            closed_form=closed_form(),
+            samples=None if args.exact else args.samples,
+            seed=args.seed,
+            listing=args.list,
+            progress=bar,
+        )
     if args.json:
         print(to_json({**w.as_json(), "theorem": THEOREM}))
     else:
@@ -118,6 +121,7 @@ def cmd_witness(args: argparse.Namespace) -> int:
 def _text(w: ScoreWitness) -> str:
     import sympy
 
+    from scaledattn.numeric.exact import BinomialLaw
     from scaledattn.numeric.montecarlo import Z95
     from scaledattn.registry import find_derivation
     from scaledattn.render.display import statement_parts, unicode_line
@@ -129,8 +133,12 @@ def _text(w: ScoreWitness) -> str:
             products = ", ".join(f"{v}" for v in row.products)
             lines.append(f"    ({products})  q·k = {row.score}  probability {row.probability}")
         lines.append(f"  from the listing: mean {w.listing.mean}, variance {w.listing.variance}")
-    if w.law is not None:
+    if isinstance(w.law, BinomialLaw):
+        lines.append(f"  exact law of q·k, a shifted binomial: {w.law.support_size} values")
+        lines.append(f"    {w.law.closed_form('q·k')}")
+    elif w.law is not None:
         lines.append(f"  exact law of q·k by convolution: {w.law.support_size} values")
+    if w.law is not None:
         lines.append(f"  mean      {w.mean}")
         lines.append(f"  variance  {w.variance}")
     elif w.estimate is not None:

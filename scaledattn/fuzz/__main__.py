@@ -2,15 +2,16 @@
 
 Prints the count per rule (applied, rewrote the term, agreed, undecided, differed,
 crashed), the wall time and the rate, and the first disagreement shrunk to a
-minimal term. Exit 0 when no rule changed a meaning, 1 otherwise.
+minimal term. Exit 0 when no rule changed a meaning, 1 otherwise. On a terminal a
+progress bar counts the applications (scaledattn.progress).
 """
 
 from __future__ import annotations
 
 import argparse
-import sys
 
 from scaledattn.fuzz.campaign import Stats, run
+from scaledattn.progress import Bar
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -22,11 +23,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--all", action="store_true", help="go on after a disagreement")
     args = parser.parse_args(argv)
 
-    def progress(stats: Stats) -> None:
-        rate = stats.applications / stats.seconds if stats.seconds else 0.0
-        print(f"... {stats.applications} applications, {rate:.0f}/s", file=sys.stderr, flush=True)
+    with Bar("fuzz campaign", "application") as bar:
 
-    stats, found = run(args.applications, args.seed, args.seconds, progress, not args.all)
+        def progress(stats: Stats) -> None:
+            bar(min(stats.applications, args.applications), args.applications)
+
+        stats, found = run(args.applications, args.seed, args.seconds, progress, not args.all)
     print(f"python -m scaledattn.fuzz --applications {args.applications} --seed {args.seed}")
     print(stats.table())
     for choices, disagreement in found:

@@ -325,7 +325,6 @@ def run(
     found: list[tuple[list[int], Disagreement]] = []
     start = time.perf_counter()
     number = 0
-    last = start
     while stats.applications < applications:
         if seconds is not None and time.perf_counter() - start > seconds:
             break
@@ -344,11 +343,9 @@ def run(
                 found.append((choices, small or result))
             if stop_at_first:
                 break
-        now = time.perf_counter()
-        if progress is not None and now - last > 10:
-            stats.seconds = now - start
+        if progress is not None:  # after every case: a progress bar throttles itself
+            stats.seconds = time.perf_counter() - start
             progress(stats)
-            last = now
     stats.seconds = time.perf_counter() - start
     return stats, found
 

@@ -18,6 +18,18 @@ recurrence, so d_k = 4096 takes milliseconds. :func:`power_by_squaring`, the
 textbook route (repeated squaring of dictionaries of Fractions), is kept as the
 reference the tests compare against.
 
+A law on two lattice points (the coin's product qᵢkᵢ = ±1, a Bernoulli's 0 or 1) needs
+no recurrence: the sum of d copies is origin·d + step·N with N ~ Binomial(d, p), whose
+pmf is C(d, j)·pʲ·(1 − p)ᵈ⁻ʲ by the binomial theorem (:class:`BinomialLaw`). Its
+moments are read off that pmf through its factorial moments E[N(N − 1)⋯(N − r + 1)] =
+d(d − 1)⋯(d − r + 1)·pʳ (the r-th derivative of (1 − p + p·x)ᵈ at x = 1), exact
+rationals, so the coin is exact at d_k = 2²⁰ in microseconds; the variance theorem is
+not used.
+
+The recurrence's cost grows with d² (d·r + 1 coefficients of up to d·log₂ W bits), so
+a power that would take more than :data:`MAX_EXACT_SECONDS` is refused before it
+starts, with the estimate (:func:`estimated_seconds`).
+
 Examples
 --------
 >>> from scaledattn.numeric.distributions import Coin
@@ -38,14 +50,18 @@ from fractions import Fraction
 
 from scaledattn.errors import InvalidArgument
 from scaledattn.numeric.distributions import Distribution
+from scaledattn.progress import too_long
 
 __all__ = [
+    "BinomialLaw",
     "Combination",
     "Combinations",
+    "ExactLaw",
     "LatticeLaw",
     "MAX_COMBINATIONS",
-    "MAX_EXACT_WORK",
+    "MAX_EXACT_SECONDS",
     "combinations",
+    "estimated_seconds",
     "convolve",
     "lattice_law",
     "power",
@@ -56,8 +72,12 @@ __all__ = [
 
 Pmf = Mapping[Fraction, Fraction]
 
-#: Refuse an exact power whose cost (coefficients × terms × digits) exceeds this.
-MAX_EXACT_WORK = 4 * 10**10
+#: Refuse an exact law whose computation is estimated to take longer than this.
+MAX_EXACT_SECONDS = 3.0
+#: Seconds per unit of work (coefficient × term × bit) of the recurrence: measured by
+#: benchmarks/exact_convolution.py (1.0e-10 to 1.5e-10 on the project's machine; the
+#: larger is kept, so that an estimate errs long).
+SECONDS_PER_UNIT = 1.5e-10
 #: The most combinations :func:`combinations` lists.
 MAX_COMBINATIONS = 4096
 
@@ -99,20 +119,7 @@ class LatticeLaw:
         sums = self._power_sums(k)
         if sums[0] != self.total:  # pragma: no cover - guards the recurrence
             raise ArithmeticError("the weights do not sum to the total")
-        lattice = [Fraction(s, self.total) for s in sums]  # E[nʲ]
-        out = []
-        for m in range(k + 1):
-            # E[(origin + step·n)ᵐ] = Σⱼ C(m, j) originᵐ⁻ʲ stepʲ E[nʲ]
-            out.append(
-                sum(
-                    (
-                        math.comb(m, j) * self.origin ** (m - j) * self.step**j * lattice[j]
-                        for j in range(m + 1)
-                    ),
-                    Fraction(0),
-                )
-            )
-        return out
+        return _on_lattice(self.origin, self.step, [Fraction(s, self.total) for s in sums])
 
     def mean(self) -> Fraction:
         """E[S], exactly."""
@@ -122,6 +129,109 @@ class LatticeLaw:
         """Var S = E[S²] − E[S]², exactly."""
         _, m1, m2 = self.raw_moments(2)
         return m2 - m1**2
+
+
+def _on_lattice(origin: Fraction, step: Fraction, lattice: list[Fraction]) -> list[Fraction]:
+    """[E[Sᵐ]] for S = origin + step·n, from [E[nʲ]]: Σⱼ C(m, j)·originᵐ⁻ʲ·stepʲ·E[nʲ]."""
+    return [
+        sum(
+            (math.comb(m, j) * origin ** (m - j) * step**j * lattice[j] for j in range(m + 1)),
+            Fraction(0),
+        )
+        for m in range(len(lattice))
+    ]
+
+
+@dataclass(frozen=True)
+class BinomialLaw:
+    """The sum of ``d`` copies of a law on ``origin`` and ``origin + step`` (P = ``p``).
+
+    S = d·origin + step·N with N ~ Binomial(d, p): P(S = d·origin + step·j) =
+    C(d, j)·pʲ·(1 − p)ᵈ⁻ʲ, j = 0..d.
+
+    >>> law = BinomialLaw(Fraction(-1), Fraction(2), Fraction(1, 2), 2**20)
+    >>> law.mean(), law.variance(), law.support_size
+    (Fraction(0, 1), Fraction(1048576, 1), 1048577)
+    >>> print(law.closed_form("q·k"))
+    P(q·k = -1048576 + 2j) = C(1048576, j)/2^1048576, j = 0..1048576
+    """
+
+    origin: Fraction
+    step: Fraction
+    p: Fraction
+    d: int
+
+    @property
+    def support_size(self) -> int:
+        """How many values have non-zero probability: d + 1."""
+        return self.d + 1
+
+    def closed_form(self, name: str = "S") -> str:
+        """The pmf as a formula in j."""
+        start, step, d, p = self.origin * self.d, self.step, self.d, self.p
+        times_j = "j" if step == 1 else f"{step}j" if step.denominator == 1 else f"({step})j"
+        value = f"{start} + {times_j}" if start else times_j
+        if p == Fraction(1, 2):
+            probability = f"C({d}, j)/2^{d}"
+        else:
+            probability = f"C({d}, j)·({p})^j·({1 - p})^({d} - j)"
+        return f"P({name} = {value}) = {probability}, j = 0..{d}"
+
+    def raw_moments(self, k: int) -> list[Fraction]:
+        """[E[S⁰], …, E[Sᵏ]] exactly, from the factorial moments E[(N)ᵣ] = (d)ᵣ·pʳ.
+
+        E[Nʲ] = Σᵣ S(j, r)·(d)ᵣ·pʳ, S(j, r) the Stirling numbers of the second kind.
+        """
+        falling = [Fraction(1)]  # (d)_r p^r
+        for r in range(1, k + 1):
+            falling.append(falling[-1] * (self.d - r + 1) * self.p)
+        lattice = [
+            sum((_stirling2(j, r) * falling[r] for r in range(j + 1)), Fraction(0))
+            for j in range(k + 1)
+        ]
+        return _on_lattice(self.origin * self.d, self.step, lattice)
+
+    def mean(self) -> Fraction:
+        """E[S], exactly."""
+        return self.raw_moments(1)[1]
+
+    def variance(self) -> Fraction:
+        """Var S = E[S²] − E[S]², exactly."""
+        _, m1, m2 = self.raw_moments(2)
+        return m2 - m1**2
+
+    def lattice(self) -> LatticeLaw:
+        """The same law with every weight written out (refused when it would take long)."""
+        single = LatticeLaw(
+            self.origin, self.step, (self.p.denominator - self.p.numerator, self.p.numerator),
+            self.p.denominator,
+        )  # fmt: skip
+        _refuse_long(single, self.d)
+        weights = [single.weights[0] ** self.d]
+        a, b = single.weights
+        for j in range(self.d):  # C(d, j+1)·bʲ⁺¹·aᵈ⁻ʲ⁻¹ from C(d, j)·bʲ·aᵈ⁻ʲ
+            weights.append(weights[-1] * (self.d - j) * b // ((j + 1) * a))
+        return LatticeLaw(self.origin * self.d, self.step, tuple(weights), single.total**self.d)
+
+    def pmf(self) -> dict[Fraction, Fraction]:
+        """{value: probability}, every value written out (refused when it would take long)."""
+        return self.lattice().pmf()
+
+
+def _stirling2(n: int, k: int) -> int:
+    """S(n, k), the Stirling numbers of the second kind: S(n, k) = k·S(n−1, k) + S(n−1, k−1).
+
+    >>> [_stirling2(4, k) for k in range(5)]
+    [0, 1, 7, 6, 1]
+    """
+    row = [1] + [0] * k  # S(0, ·)
+    for _ in range(n):
+        row = [0] + [j * row[j] + row[j - 1] for j in range(1, k + 1)]
+    return row[k]
+
+
+#: An exact law of q·k: written out on its lattice, or a binomial in closed form.
+ExactLaw = LatticeLaw | BinomialLaw
 
 
 def lattice_law(pmf: Pmf) -> LatticeLaw:
@@ -147,25 +257,44 @@ def lattice_law(pmf: Pmf) -> LatticeLaw:
     return LatticeLaw(origin, step, tuple(weights), total)
 
 
-def _work(law: LatticeLaw, d: int) -> int:
+def estimated_seconds(law: LatticeLaw, d: int) -> float:
+    """About how long :func:`power` takes: coefficients × terms × bits × SECONDS_PER_UNIT.
+
+    Each of the d·r + 1 coefficients takes one pass over the non-zero aⱼ, each a
+    product of integers of up to log₂(Wᵈ) bits by a small one.
+
+    >>> from scaledattn.numeric.distributions import Coin
+    >>> round(estimated_seconds(lattice_law(product_pmf(Coin(), Coin())), 2**18))
+    41
+    """
     terms = sum(1 for w in law.weights[1:] if w)
-    digits = max(1, d * law.total.bit_length() // 64)
-    return (d * (len(law.weights) - 1) + 1) * max(terms, 1) * digits
+    bits = d * max(law.total.bit_length(), 1)
+    return (d * (len(law.weights) - 1) + 1) * (terms + 1) * bits * SECONDS_PER_UNIT
+
+
+def _refuse_long(law: LatticeLaw, d: int) -> None:
+    seconds = estimated_seconds(law, d)
+    if seconds > MAX_EXACT_SECONDS:
+        points = d * (len(law.weights) - 1) + 1
+        raise too_long(
+            f"the exact law at d_k = {d} ({points} lattice points)",
+            seconds,
+            MAX_EXACT_SECONDS,
+            "use --samples instead",
+        )
 
 
 def power(law: LatticeLaw, d: int) -> LatticeLaw:
     """The law of the sum of ``d`` independent copies, by Miller's recurrence.
+
+    Refused up front (InvalidArgument) when it would take longer than MAX_EXACT_SECONDS.
 
     >>> power(lattice_law({Fraction(0): Fraction(1, 2), Fraction(1): Fraction(1, 2)}), 3).weights
     (1, 3, 3, 1)
     """
     if d < 1:
         raise InvalidArgument(f"d_k must be at least 1, got {d}")
-    if _work(law, d) > MAX_EXACT_WORK:
-        raise InvalidArgument(
-            f"the exact law at d_k = {d} is too large to compute"
-            f" ({d * (len(law.weights) - 1) + 1} lattice points); use --samples instead"
-        )
+    _refuse_long(law, d)
     a = law.weights
     r = len(a) - 1
     terms = [(j, a[j]) for j in range(1, r + 1) if a[j]]
@@ -207,9 +336,18 @@ def _finite(dist: Distribution) -> dict[Fraction, Fraction]:
     return dist.pmf()
 
 
-def score_law(q: Distribution, k: Distribution, d: int) -> LatticeLaw:
-    """The exact law of q·k = Σᵢ₌₁ᵈ qᵢkᵢ, all 2d components independent."""
-    return power(lattice_law(product_pmf(q, k)), d)
+def score_law(q: Distribution, k: Distribution, d: int) -> ExactLaw:
+    """The exact law of q·k = Σᵢ₌₁ᵈ qᵢkᵢ, all 2d components independent.
+
+    A binomial in closed form when qᵢkᵢ takes two values, else written out by
+    :func:`power` (refused up front when that would take long).
+    """
+    single = lattice_law(product_pmf(q, k))
+    if d < 1:
+        raise InvalidArgument(f"d_k must be at least 1, got {d}")
+    if len(single.weights) == 2:
+        return BinomialLaw(single.origin, single.step, Fraction(single.weights[1], single.total), d)
+    return power(single, d)
 
 
 # ------------------------------------------------------------- reference route
@@ -275,10 +413,9 @@ def combinations(q: Distribution, k: Distribution, d: int) -> Combinations:
     if d < 1:
         raise InvalidArgument(f"d_k must be at least 1, got {d}")
     single = sorted(product_pmf(q, k).items(), key=lambda vp: -vp[0])
-    count = len(single) ** d
-    if count > MAX_COMBINATIONS:
+    if d * math.log2(max(len(single), 1)) > math.log2(MAX_COMBINATIONS):
         raise InvalidArgument(
-            f"{count} combinations at d_k = {d} are too many to list (at most"
+            f"{len(single)}^{d} combinations at d_k = {d} are too many to list (at most"
             f" {MAX_COMBINATIONS}); drop --list"
         )
     rows = []

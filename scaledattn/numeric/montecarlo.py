@@ -211,8 +211,12 @@ def estimate(
     width: int = 1,
     trusted: bool = True,
     warning: str = "",
+    progress: Callable[[int, int], None] | None = None,
 ) -> Estimate:
-    """Fold ``samples`` draws of ``draw(rng, rows)`` (chunked by ``width``) into an Estimate."""
+    """Fold ``samples`` draws of ``draw(rng, rows)`` (chunked by ``width``) into an Estimate.
+
+    ``progress(done, samples)`` is told after each chunk.
+    """
     _check_samples(samples)
     rng = np.random.default_rng(seed)
     moments = RunningMoments()
@@ -222,6 +226,8 @@ def estimate(
         take = min(rows, samples - done)
         moments.add(draw(rng, take))
         done += take
+        if progress is not None:
+            progress(done, samples)
     return Estimate(
         n=moments.n,
         seed=seed,
@@ -268,7 +274,14 @@ def fourth_moment_warning(*dists: Distribution) -> str:
     )
 
 
-def estimate_scores(q: Distribution, k: Distribution, d: int, samples: int, seed: int) -> Estimate:
+def estimate_scores(
+    q: Distribution,
+    k: Distribution,
+    d: int,
+    samples: int,
+    seed: int,
+    progress: Callable[[int, int], None] | None = None,
+) -> Estimate:
     """Monte Carlo estimate of the mean and variance of q·k (components independent)."""
     if d < 1:
         raise InvalidArgument(f"--d-k must be at least 1, got {d}")
@@ -281,7 +294,9 @@ def estimate_scores(q: Distribution, k: Distribution, d: int, samples: int, seed
     def draw(rng: np.random.Generator, rows: int) -> Array:
         return sample_scores(q, k, d, rng, rows, buffers)
 
-    return estimate(draw, samples, seed, width=d, trusted=not warning, warning=warning)
+    return estimate(
+        draw, samples, seed, width=d, trusted=not warning, warning=warning, progress=progress
+    )
 
 
 # ------------------------------------------------------------ tests' check

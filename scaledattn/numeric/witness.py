@@ -20,6 +20,7 @@ Examples
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -28,7 +29,7 @@ import sympy
 
 from scaledattn.errors import InvalidArgument
 from scaledattn.numeric.distributions import Distribution
-from scaledattn.numeric.exact import Combinations, LatticeLaw, combinations, score_law
+from scaledattn.numeric.exact import BinomialLaw, Combinations, ExactLaw, combinations, score_law
 from scaledattn.numeric.montecarlo import Z95, Z_AGREE, Estimate, estimate_scores
 
 __all__ = ["MAX_D_K", "ScoreWitness", "moment_values", "witness_scores"]
@@ -71,7 +72,7 @@ class ScoreWitness:
     variance: Fraction | float
     expected_variance: Any
     agrees: bool
-    law: LatticeLaw | None = None
+    law: ExactLaw | None = None
     estimate: Estimate | None = None
     listing: Combinations | None = None
 
@@ -92,6 +93,8 @@ class ScoreWitness:
             out["mean"] = str(self.mean)
             out["variance"] = str(self.variance)
             out["support_size"] = self.law.support_size
+            if isinstance(self.law, BinomialLaw):
+                out["law"] = self.law.closed_form("q·k")
         if self.estimate is not None:
             est = self.estimate
             out.update(
@@ -130,6 +133,7 @@ def witness_scores(
     samples: int | None = None,
     seed: int = 0,
     listing: bool = False,
+    progress: Callable[[int, int], None] | None = None,
 ) -> ScoreWitness:
     """Measure q·k exactly (``samples=None``) or by Monte Carlo and compare the variance.
 
@@ -149,6 +153,6 @@ def witness_scores(
         return ScoreWitness(q, k, d, "exact", mean, variance, expected, agrees, law, None, shown)
     if listing:
         raise InvalidArgument("--list needs --exact (it lists the exact combinations)")
-    est = estimate_scores(q, k, d, samples, seed)
+    est = estimate_scores(q, k, d, samples, seed, progress)
     agrees = est.agrees(float(expected))
     return ScoreWitness(q, k, d, "monte-carlo", est.mean, est.variance, expected, agrees, None, est)

@@ -6,14 +6,16 @@ and LaTeX is decided here, outside the trusted code.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
+import mpmath
 import sympy
 from sympy import Add
 from sympy.printing.latex import LatexPrinter
 from sympy.printing.pretty.pretty import PrettyPrinter
 from sympy.printing.pretty.pretty_symbology import pretty_symbol
 from sympy.printing.pretty.stringpict import prettyForm, stringPict
+from sympy.printing.str import StrPrinter
 
 from scaledattn.kernel.vectors import Entry, Softmax
 from scaledattn.render.display import delta_text
@@ -164,3 +166,59 @@ def pretty_form(expr: Any) -> Any:
 def latex(expr: Any) -> str:
     """LaTeX for ``expr``, as written."""
     return str(TermLatexPrinter({"order": "none"}).doprint(expr))
+
+
+#: Significant digits of a decimal value.
+DECIMAL_DIGITS = 15
+
+
+def _shortest(value: sympy.Float) -> str:
+    """A Float in its shortest form of at most 15 significant digits: ``2.4576``, ``16``."""
+    text = str(mpmath.nstr(mpmath.mpf(value._mpf_), DECIMAL_DIGITS))
+    return text[:-2] if text.endswith(".0") else text
+
+
+class DecimalPrinter(StrPrinter):
+    """SymPy's string printer with each Float in its shortest form."""
+
+    def _print_Float(self, e: Any) -> str:
+        return _shortest(e)
+
+
+class DecimalLatexPrinter(TermLatexPrinter):
+    r"""The LaTeX printer with each Float in its shortest form (``1.5 \cdot 10^{30}``)."""
+
+    def _print_Float(self, e: Any) -> str:
+        mantissa, _, exponent = _shortest(e).partition("e")
+        return mantissa if not exponent else rf"{mantissa} \cdot 10^{{{int(exponent)}}}"
+
+
+class Decimal(NamedTuple):
+    """An expression with its numbers as decimals: as text, as LaTeX, and whether exact."""
+
+    text: str
+    latex: str
+    exact: bool
+
+
+def decimal(expr: Any) -> Decimal:
+    """``expr`` with its numbers written as decimals (15 significant digits); exact or not.
+
+    Only numbers become decimals: exponents and symbols stay as they are.
+
+    >>> decimal(sympy.Rational(1536, 625))
+    Decimal(text='2.4576', latex='2.4576', exact=True)
+    >>> decimal(sympy.Rational(1, 3) * sympy.sqrt(sympy.Symbol("d_k"))).text
+    '0.333333333333333*sqrt(d_k)'
+    >>> decimal(16 * sympy.Symbol("d_k"))
+    Decimal(text='16*d_k', latex='16 d_{k}', exact=True)
+    """
+    approximate = sympy.nfloat(sympy.sympify(expr), n=DECIMAL_DIGITS, exponent=False)
+    as_written = approximate.xreplace(
+        {f: sympy.Rational(_shortest(f)) for f in approximate.atoms(sympy.Float)}
+    )
+    return Decimal(
+        str(DecimalPrinter().doprint(approximate)),
+        str(DecimalLatexPrinter({"order": "none"}).doprint(approximate)),
+        bool(sympy.expand(as_written - expr) == 0),
+    )

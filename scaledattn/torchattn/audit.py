@@ -12,11 +12,26 @@ Per attention layer, on random tokens:
   d_k the head width and ‖x‖², ‖y‖² the measured norms of the tokens the query and
   key projections read, averaged over the unmasked pairs.
 
+σ_q and σ_k are the model's init std when its config states one (transformers
+models); for a custom module whose q and k come from ``nn.Linear`` layers they are
+read off those layers' weights (the root mean square of the rows that compute q, k).
+
 The verdict. Given the layer's inputs, the heads use disjoint blocks of rows of W_q
 and W_k, so the per-head ratios rₕ = mean(c·q·k)²/predicted variance are i.i.d. with
 mean exactly 1 when the theorem applies (with grouped keys, one ratio per key
 group). The layer agrees when 1 lies in the 99% t-interval r̄ ± t·s/√H of their
 mean; the interval on the std is √(predicted variance·(r̄ ± t·s/√H)).
+
+With one head (one key group), the components e = 1..d_k play that part: the
+measured M = mean(c·q·k)² is Σₑ,f mₑf with mₑf = mean(c²·qₑkₑ·q_f k_f) over the pairs,
+and given the inputs the rows e of W_q, W_k are independent with mean 0, so E[mₑf] = 0
+for e ≠ f and all the mₑₑ and the mₑf (e < f) are uncorrelated. Var(M) is estimated
+without bias by d_k·s²(mₑₑ) + 4·Σₑ<f mₑf², and the layer agrees when the prediction
+lies in M ± z·√Var(M), z the normal 99% quantile (:func:`component_interval`).
+
+The random tokens are drawn from a stream of their own, independent of the one the
+weights were drawn from (:func:`input_seed`): the theorem's prediction is for weights
+independent of the tokens they project.
 """
 
 from __future__ import annotations
@@ -24,6 +39,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from functools import lru_cache
+from statistics import NormalDist
 from typing import Any
 
 import mpmath
@@ -41,9 +57,12 @@ __all__ = [
     "AuditResult",
     "LayerAudit",
     "audit_layer",
+    "component_interval",
+    "input_seed",
     "predicted_variance",
     "run_audit",
     "t_quantile",
+    "weights_init",
 ]
 
 #: Two-sided level of the verdict's interval.
@@ -136,6 +155,7 @@ class LayerAudit:
     agrees: bool | None
     reason: str
     position_bias: bool = False
+    init_source: str = ""
 
     def as_json(self) -> dict[str, Any]:
         """JSON-ready data."""
@@ -260,6 +280,9 @@ def audit_layer(call: Call, init: InitStd | None) -> LayerAudit:
         "sigma_q_from_q": sigma_q_hat,
         "sigma_k_from_k": sigma_k_hat,
     }
+    if call.w_q is not None and call.w_k is not None:
+        init = weights_init(call.w_q, call.w_k, call.projections)
+        base["init_source"] = init.source
     if init is None:
         return LayerAudit(
             **base,
@@ -275,21 +298,18 @@ def audit_layer(call: Call, init: InitStd | None) -> LayerAudit:
         scale = c / math.sqrt(d_k)
         base["scale_name"] = f"1/√d_k = 1/√{d_k}, applied to q before the call"
     predicted = scale**2 * predicted_variance(d_k, init.sigma_q, init.sigma_k, mean_pair, 1.0)
-    group = heads // units
-    unit_sq = (logits**2 * valid).reshape(batch, units, group, tokens, -1).sum(axis=(0, 2, 3, 4))
-    unit_n = valid.reshape(batch, units, group, tokens, -1).sum(axis=(0, 2, 3, 4))
-    ratios = unit_sq / unit_n / predicted
-    r_bar = float(ratios.mean())
     if units < 2:
-        return LayerAudit(
-            **base,
-            **measured_extra,
-            logit_std_interval=None,
-            predicted_std=math.sqrt(predicted),
-            agrees=None,
-            reason="undecided: one head (or key group) gives no estimate of the spread",
-        )
-    half = t_quantile((1 + LEVEL) / 2, units - 1) * float(ratios.std(ddof=1)) / math.sqrt(units)
+        # one head: its d_k components are the independent parts (module docstring)
+        measured, spread = component_interval(q, k_full, valid, c)
+        half = NormalDist().inv_cdf((1 + LEVEL) / 2) * spread / predicted
+        r_bar, how = measured / predicted, f" (one head: from its {d_k} components)"
+    else:
+        group = heads // units
+        unit_sq = (logits**2 * valid).reshape(batch, units, group, tokens, -1)
+        unit_n = valid.reshape(batch, units, group, tokens, -1).sum(axis=(0, 2, 3, 4))
+        ratios = unit_sq.sum(axis=(0, 2, 3, 4)) / unit_n / predicted
+        r_bar, how = float(ratios.mean()), ""
+        half = t_quantile((1 + LEVEL) / 2, units - 1) * float(ratios.std(ddof=1)) / math.sqrt(units)
     interval = (
         math.sqrt(predicted * max(r_bar - half, 0.0)),
         math.sqrt(predicted * (r_bar + half)),
@@ -299,7 +319,8 @@ def audit_layer(call: Call, init: InitStd | None) -> LayerAudit:
     where = f"[{interval[0]:.4g}, {interval[1]:.4g}]"
     if agrees:
         reason = (
-            f"predicted {pred_std:.4g} lies in the {LEVEL:.0%} interval {where} of the measured std"
+            f"predicted {pred_std:.4g} lies in the {LEVEL:.0%} interval {where} of the measured"
+            f" std{how}"
         )
     else:
         reason = f"predicted {pred_std:.4g} lies outside the {LEVEL:.0%} interval {where}; " + _why(
@@ -313,6 +334,46 @@ def audit_layer(call: Call, init: InitStd | None) -> LayerAudit:
         agrees=agrees,
         reason=reason,
     )
+
+
+def weights_init(w_q: Floats, w_k: Floats, projections: str) -> InitStd:
+    """σ_q, σ_k read off the rows of the weights that compute q and k (root mean square).
+
+    >>> w = np.full((2, 3), 0.5)
+    >>> weights_init(w, 2 * w, "q, k").sigma_k
+    1.0
+    """
+    sigma_q, sigma_k = (float(np.sqrt((w**2).mean())) for w in (w_q, w_k))
+    return InitStd(
+        sigma_q,
+        sigma_k,
+        f"σ_q = {sigma_q:.4g}, σ_k = {sigma_k:.4g}, the root mean square of the weights"
+        f" that compute q and k ({projections})",
+    )
+
+
+def component_interval(q: Floats, k: Floats, valid: Floats, c: float) -> tuple[float, float]:
+    """M = mean(c·q·k)² over the valid pairs, and the standard error of M given the inputs.
+
+    M = Σₑ,f mₑf with mₑf = mean over the pairs of c²·qₑkₑ·q_f k_f; with the rows of W_q
+    and W_k independent and of mean 0 given the inputs, d_k·s²(mₑₑ) + 4·Σₑ<f mₑf² is an
+    unbiased estimate of Var(M) (module docstring). ``k`` has one head per query head.
+    """
+    batch, heads, tokens, e = q.shape
+    m = np.zeros((e, e))
+    block = max(1, 2**22 // (e * e * max(k.shape[2], 1)))  # rows of a block: ≤ 32 MB
+    for b in range(batch):
+        for h in range(heads):
+            keys = (k[b, h][:, :, None] * k[b, h][:, None, :]).reshape(-1, e * e)
+            for t0 in range(0, tokens, block):
+                rows = q[b, h, t0 : t0 + block]
+                pairs = (rows[:, :, None] * rows[:, None, :]).reshape(-1, e * e)
+                m += (pairs * (valid[b, h, t0 : t0 + block] @ keys)).sum(axis=0).reshape(e, e)
+    m *= c * c / valid.sum()
+    diagonal = np.diag(m)
+    upper = m[np.triu_indices(e, 1)]
+    variance = e * float(diagonal.var(ddof=1)) + 4 * float((upper**2).sum()) if e > 1 else 0.0
+    return float(m.sum()), math.sqrt(variance)
 
 
 def _prescaled(ratio: float, d_k: int) -> bool:
@@ -340,9 +401,26 @@ def _why(call: Call, init: InitStd, sigma_q_hat: float, sigma_k_hat: float, r_ba
     return f"measured/predicted variance = {r_bar:.3f} with W_q, W_k at their stated init"
 
 
+#: The random stream of the input tokens, spawned from the seed beside the weights'.
+INPUT_STREAM = 1
+
+
+def input_seed(seed: int) -> int:
+    """The seed of the tokens' random stream: independent of ``seed``, the weights' own.
+
+    NumPy's SeedSequence spawns it (a child stream of ``seed``), so the tokens never
+    repeat the draws that made the weights, as they did when both used ``seed``.
+
+    >>> input_seed(0) != 0, input_seed(0) == input_seed(0)
+    (True, True)
+    """
+    state = np.random.SeedSequence(seed, spawn_key=(INPUT_STREAM,)).generate_state(1, np.uint64)
+    return int(state[0]) >> 1  # below 2**63, as torch.Generator.manual_seed takes
+
+
 def _inputs(built: BuiltModel, batch: int, tokens: int, seed: int) -> dict[str, Any]:
     torch = require_torch()
-    generator = torch.Generator().manual_seed(seed)
+    generator = torch.Generator().manual_seed(input_seed(seed))
     config = built.config
     if built.hf:
         vocab = int(getattr(config, "vocab_size", 0) or 0)
@@ -355,21 +433,29 @@ def _inputs(built: BuiltModel, batch: int, tokens: int, seed: int) -> dict[str, 
                 0, vocab, (batch, tokens), generator=generator
             )
         return inputs
-    width = next(
-        (
-            getattr(built.module, a)
-            for a in ("d_model", "embed_dim", "hidden_size")
-            if isinstance(getattr(built.module, a, None), int)
-        ),
-        None,
-    )
+    width = _input_width(built.module)
     if width is None:
         raise InvalidArgument(
-            f"{built.name}: a custom module needs an int attribute d_model, embed_dim or"
-            " hidden_size"
-            " (its input is a (batch, tokens, width) tensor of N(0, 1) entries)"
+            f"{built.name}: the width of its input is not known: give the module an int"
+            " attribute d_model, embed_dim or hidden_size (its input is a (batch, tokens,"
+            " width) tensor of N(0, 1) entries)"
         )
     return {"input": torch.randn(batch, tokens, width, generator=generator)}
+
+
+def _input_width(module: Any) -> int | None:
+    """d_model, embed_dim or hidden_size; else what the first LayerNorm or Linear reads."""
+    for name in ("d_model", "embed_dim", "hidden_size"):
+        value = getattr(module, name, None)
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+    torch = require_torch()
+    for part in module.modules():
+        if isinstance(part, torch.nn.LayerNorm) and len(part.normalized_shape) == 1:
+            return int(part.normalized_shape[0])
+        if isinstance(part, torch.nn.Linear):
+            return int(part.in_features)
+    return None
 
 
 def check_options(model: str, layers: int | None, batch: int, tokens: int) -> None:
@@ -443,8 +529,17 @@ def _notes(result: AuditResult) -> list[str]:
             "Position bias: added to the logits besides c·q·k; it is in the weights (max weight,"
             " entropy) and removed before the scale is measured; the logit std is that of c·q·k."
         )
+    read_off = sorted({layer.init_source for layer in result.layers if layer.init_source})
+    notes += [f"Init: {source}." for source in read_off]
     notes.append(
         f"Verdict: the {LEVEL:.0%} t-interval over heads (or key groups), i.i.d. given the layer's"
         " inputs, of mean(c·q·k)²/predicted; agrees when it holds the prediction."
     )
+    if any(layer.units < 2 and layer.agrees is not None for layer in result.layers):
+        notes.append(
+            "With one head the d_k components are the independent parts: M = mean(c·q·k)² ="
+            " Σₑ,f mₑf, Var(M) ≈ d_k·s²(mₑₑ) + 4·Σₑ<f mₑf² (uncorrelated terms of mean 0 given"
+            f" the inputs); agrees when the prediction lies in M ± z·√Var(M), z the normal"
+            f" {LEVEL:.0%} quantile."
+        )
     return notes

@@ -15,7 +15,11 @@ from __future__ import annotations
 import difflib
 import importlib
 import math
+import os
 import re
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -149,19 +153,26 @@ def _from_callable(spec: str) -> BuiltModel:
     if not _CALLABLE.fullmatch(spec):
         raise InvalidArgument(f"MODEL {spec!r} is not module:callable (e.g. mypackage.models:tiny)")
     module_name, attr = spec.split(":")
-    try:
-        module = importlib.import_module(module_name)
-    except Exception as err:
-        raise InvalidArgument(
-            f"cannot import {module_name!r} for {spec}: {type(err).__name__}: {_first_line(err)}"
-        ) from None
-    factory = getattr(module, attr, None)
-    if not callable(factory):
-        raise InvalidArgument(f"{spec}: {module_name} has no callable {attr!r}")
-    try:
-        built = factory()
-    except Exception as err:
-        raise InvalidArgument(f"{spec} raised {type(err).__name__}: {_first_line(err)}") from None
+    with _current_directory_importable():
+        try:
+            module = importlib.import_module(module_name)
+        except Exception as err:
+            where = ""
+            if isinstance(err, ModuleNotFoundError) and module_name.startswith(err.name or "?"):
+                where = f" (looked in the current directory {os.getcwd()} and on sys.path)"
+            raise InvalidArgument(
+                f"cannot import {module_name!r} for {spec}: {type(err).__name__}:"
+                f" {_first_line(err)}{where}"
+            ) from None
+        factory = getattr(module, attr, None)
+        if not callable(factory):
+            raise InvalidArgument(f"{spec}: {module_name} has no callable {attr!r}")
+        try:
+            built = factory()
+        except Exception as err:
+            raise InvalidArgument(
+                f"{spec} raised {type(err).__name__}: {_first_line(err)}"
+            ) from None
     torch = require_torch()
     if not isinstance(built, torch.nn.Module):
         raise InvalidArgument(f"{spec} returned {type(built).__name__}, not a torch.nn.Module")
@@ -177,6 +188,24 @@ def _from_callable(spec: str) -> BuiltModel:
                 f"{spec}: cannot record its attention: {type(err).__name__}: {_first_line(err)}"
             ) from None
     return BuiltModel(spec, built, config if hf else None, f"{spec} (as built by the callable)", hf)
+
+
+@contextmanager
+def _current_directory_importable() -> Iterator[None]:
+    """The current directory first on sys.path while the callable is imported and called.
+
+    ``python -m`` puts it there; the ``scaledattn`` script, an installed entry point,
+    does not, so ``mymodel:build`` beside the user would not be found without it.
+    """
+    here = os.getcwd()
+    added = here not in sys.path and "" not in sys.path
+    if added:
+        sys.path.insert(0, here)
+    try:
+        yield
+    finally:
+        if added and here in sys.path:
+            sys.path.remove(here)
 
 
 def _maybe_transformers() -> Any:

@@ -12,7 +12,10 @@ are captured by a forward pre-hook on each attention module.
 
 A custom ``nn.Module`` that calls ``torch.nn.functional.scaled_dot_product_attention``
 is recorded by wrapping that function for the duration of the pass; its weights
-come from SDPA itself with V = I.
+come from SDPA itself with V = I. When its q (or k) is the output of an ``nn.Linear``
+layer, or a slice of one (a fused q, k, v projection), split into heads, that layer is
+found by comparing the values (every Linear's input and output are kept during the
+pass): its input is the token x the projection reads, and its rows for q give W_q.
 """
 
 from __future__ import annotations
@@ -42,7 +45,9 @@ class Call:
     ``additive`` is what the layer adds to scale·q·k besides (mask, T5's position
     bias), broadcastable to the weights; ``x`` (B, T, D) and ``y`` (B, S, D) are the
     inputs of the query and key projections when known; ``biases`` says whether the
-    attention module has a non-zero bias parameter.
+    attention module has a non-zero bias parameter. For an SDPA call whose q and k come
+    from ``nn.Linear`` layers, ``w_q`` and ``w_k`` are the rows of their weights that
+    compute q and k, and ``projections`` names the layers.
     """
 
     layer: str
@@ -55,6 +60,9 @@ class Call:
     x: Floats | None = None
     y: Floats | None = None
     biases: tuple[str, ...] = ()
+    w_q: Floats | None = None
+    w_k: Floats | None = None
+    projections: str = ""
 
 
 @dataclass
@@ -64,6 +72,7 @@ class Recorder:
     names: dict[int, str] = field(default_factory=dict)
     inputs: dict[int, tuple[Any, Any]] = field(default_factory=dict)
     calls: list[Call] = field(default_factory=list)
+    linears: list[tuple[str, Any, Any, Any]] = field(default_factory=list)
 
 
 _ACTIVE: list[Recorder] = []
@@ -152,9 +161,15 @@ def record(model: Any) -> Iterator[Recorder]:
         if torch.is_tensor(x):
             rec.inputs[id(module)] = (x, y if torch.is_tensor(y) else x)
 
+    def keep(module: Any, args: tuple[Any, ...], output: Any) -> None:
+        if args and torch.is_tensor(args[0]) and torch.is_tensor(output):
+            rec.linears.append((rec.names.get(id(module), "Linear"), module, args[0], output))
+
     for module in model.modules():
         if "attention" in type(module).__name__.lower():
             handles.append(module.register_forward_pre_hook(capture, with_kwargs=True))
+        if isinstance(module, torch.nn.Linear):
+            handles.append(module.register_forward_hook(keep))
     original = torch.nn.functional.scaled_dot_product_attention
 
     def sdpa(query: Any, key: Any, value: Any, attn_mask: Any = None, *a: Any, **kw: Any) -> Any:
@@ -207,11 +222,49 @@ def _sdpa_call(
     elif is_causal:
         t = q4.shape[-2]
         additive = np.where(np.tril(np.ones((t, s))) > 0, 0.0, -np.inf)
+    k_own = key if key.dim() == 4 else key.unsqueeze(1)
+    found_q, found_k = _projection(rec, q4), _projection(rec, k_own)
+    projected: dict[str, Any] = {}
+    if found_q is not None and found_k is not None:
+        (name_q, x, w_q, b_q), (name_k, y, w_k, b_k) = found_q, found_k
+        projected = {
+            "x": _np(x),
+            "y": _np(y),
+            "w_q": _np(w_q),
+            "w_k": _np(w_k),
+            "biases": tuple(
+                f"{name}.bias" for name, b in ((name_q, b_q), (name_k, b_k))
+                if b is not None and bool((b != 0).any())
+            ),
+            "projections": f"q from the Linear {name_q!r} ({w_q.shape[0]}×{w_q.shape[1]}),"
+            f" k from {name_k!r} ({w_k.shape[0]}×{w_k.shape[1]})",
+        }  # fmt: skip
     return Call(
         layer=f"scaled_dot_product_attention call {len(rec.calls) + 1}",
         query=_np(q4),
-        key=_np(key if key.dim() == 4 else key.unsqueeze(1)),
+        key=_np(k_own),
         scaling=scale,
         weights=_np(weights),
         additive=additive,
+        **projected,
     )
+
+
+def _projection(rec: Recorder, heads: Any) -> tuple[str, Any, Any, Any] | None:
+    """The Linear layer whose output (or a block of its columns) is ``heads`` (B, H, T, E).
+
+    Returns its name, its input, the rows of its weight that give ``heads``, and the
+    same entries of its bias; None when no Linear of the pass computed these values.
+    """
+    torch = require_torch()
+    b, h, t, e = heads.shape
+    flat = heads.transpose(1, 2).reshape(b, t, h * e)
+    for name, module, given, output in reversed(rec.linears):
+        if output.shape[:-1] != flat.shape[:-1] or output.shape[-1] % (h * e):
+            continue
+        for start in range(0, output.shape[-1], h * e):
+            if torch.equal(output[..., start : start + h * e], flat):
+                rows = slice(start, start + h * e)
+                bias = None if module.bias is None else module.bias.detach()[rows]
+                return name, given, module.weight.detach()[rows], bias
+    return None

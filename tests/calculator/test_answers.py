@@ -16,7 +16,8 @@ from scaledattn.derive import audit_of, prove
 from scaledattn.errors import StepMismatch
 from scaledattn.kernel import Step
 
-# (command-line options, quantity, the closed form as SymPy prints it)
+# (command-line options, quantity, the closed form as SymPy prints it, then its decimal
+# value where the decimals say more)
 EXPECTED = [
     ([], "variance", "d_k"),
     (["--var-q", "4", "--var-k", "4"], "variance", "16*d_k"),
@@ -39,7 +40,7 @@ EXPECTED = [
     (["--var-q", "4", "--target-var", "1/4"], "scale", "4*sqrt(d_k)"),
     (["--target-var", "t"], "scale", "sqrt(d_k)/sqrt(t)"),
     (["--var-q", "sigma**2", "--var-k", "sigma**2"], "scale", "sqrt(d_k)*sigma**2"),
-    (["--corr", "1/2"], "variance", "5*d_k/4"),
+    (["--corr", "1/2"], "variance", "5*d_k/4 = 1.25*d_k"),
     (["--corr", "rho"], "scale", "sqrt(d_k)*sqrt(rho**2 + 1)"),
     (["--corr", "-1", "--d-k", "2"], "variance", "4"),
 ]

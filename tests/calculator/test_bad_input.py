@@ -30,8 +30,8 @@ BAD = [
     (["scale", "--var-q", "0"], "no scale c > 0 gives the target variance"),
     (["variance", "--heads", "3", "--d-model", "512"], "--heads 3 does not divide --d-model 512"),
     (["variance", "--heads", "0", "--d-model", "512"], "--heads must be a positive integer"),
-    (["variance", "--heads", "8"], "--heads and --d-model go together"),
-    (["variance", "--d-model", "h"], "--heads and --d-model go together"),
+    (["variance", "--heads", "8"], "--heads needs --d-model"),
+    (["variance", "--d-model", "h"], "--d-model must be a positive integer"),
     (["variance", "--heads", "h", "--d-model", "512"], "--heads must be a positive integer"),
     (
         ["variance", "--d-k", "32", "--heads", "8", "--d-model", "512"],

@@ -121,3 +121,47 @@ def test_check_fails_when_numbers_refute_a_softmax_step_the_kernel_accepted(
         in out
     )
     assert "Numbers DIFFER for: wrong_jacobian" in out
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_a_check_that_has_work_to_do_shows_its_progress_on_a_terminal(
+    check_output: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The session's theorems are checked already (check_output); the progress of a cold
+    # check is what checked_all reports, counted here, and what cmd_check shows of it.
+    import scaledattn.cache
+
+    original, told = scaledattn.cache.checked_all, []
+
+    def counted(pairs: Any, progress: Any = None) -> Any:
+        for done in range(1, 2 * len(pairs) + 1):  # as a cold cache would report
+            progress(done, 2 * len(pairs))
+            told.append(done)
+        return original(pairs, progress)
+
+    stream = _Terminal()
+    monkeypatch.setattr("sys.stderr", stream)
+    monkeypatch.setattr(scaledattn.cache, "checked_all", counted)
+    code, out = _run(["check", "--brief"])
+    assert code == 0
+    assert "check: the kernel, then the numbers" in stream.getvalue()
+    assert "check: the kernel" not in out
+    assert told[-1] == 2 * sum(len(m.derivations) for m in theorem_modules())
+
+
+def test_checked_all_reports_an_audit_and_a_witness_for_each_derivation_not_kept(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import scaledattn.cache
+
+    module = next(m for m in theorem_modules() if m.name == "variance_of_sum")
+    pairs = [(module, d) for d in module.derivations]
+    monkeypatch.setattr(scaledattn.cache, "_known", lambda m, d: None)
+    told: list[tuple[int, int]] = []
+    scaledattn.cache.checked_all(pairs, lambda done, total: told.append((done, total)))
+    total = 2 * len(pairs)
+    assert told == [(n, total) for n in range(1, total + 1)]

@@ -1,8 +1,7 @@
-"""The softmax, experiment and plot commands: output, JSON, bad input, progress."""
+"""The softmax, experiment and plot commands: output, JSON, bad input (progress: test_progress)."""
 
 from __future__ import annotations
 
-import io
 import json
 import sys
 from pathlib import Path
@@ -10,7 +9,6 @@ from pathlib import Path
 import pytest
 
 from scaledattn.cli import main
-from scaledattn.cli.experiment import ProgressLine
 
 Capture = pytest.CaptureFixture[str]
 
@@ -150,45 +148,6 @@ def test_experiment_bad_input_exits_2_with_one_line(
     argv: list[str], message: str, capsys: Capture
 ) -> None:
     assert message in one_line_error(argv, capsys)
-
-
-class Terminal(io.StringIO):
-    def isatty(self) -> bool:
-        return True
-
-
-def test_progress_is_shown_on_a_terminal_and_cleared_at_the_end() -> None:
-    stream = Terminal()
-    progress = ProgressLine("saturation", stream)
-    for done in (100, 200, 300):
-        progress(done, 300)
-    text = stream.getvalue()
-    assert "saturation: 100/300 (33%)" in text
-    assert text.endswith("\r")
-
-
-def test_progress_is_silent_when_stderr_is_not_a_terminal() -> None:
-    stream = io.StringIO()
-    progress = ProgressLine("saturation", stream)
-    progress(1, 2)
-    progress(2, 2)
-    assert stream.getvalue() == ""
-
-
-def test_a_single_chunk_shows_nothing_even_on_a_terminal() -> None:
-    stream = Terminal()
-    ProgressLine("scores", stream)(10, 10)
-    assert stream.getvalue() == ""
-
-
-def test_a_long_run_reports_progress_through_the_command(
-    capsys: Capture, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    stream = Terminal()
-    monkeypatch.setattr(sys, "stderr", stream)
-    monkeypatch.setattr("scaledattn.attention.experiments.CHUNK_FLOATS", 64 * 64 * 10)
-    assert main(["experiment", "saturation", "--trials", "40"]) == 0
-    assert "saturation: 10/40" in stream.getvalue()
 
 
 # ---------------------------------------------------------------------- plot

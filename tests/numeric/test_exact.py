@@ -12,6 +12,7 @@ from scaledattn.errors import InvalidArgument
 from scaledattn.kernel.expr import rebuild
 from scaledattn.numeric.distributions import Coin, Die, Distribution, Gaussian
 from scaledattn.numeric.exact import (
+    BinomialLaw,
     combinations,
     lattice_law,
     power,
@@ -47,6 +48,42 @@ def test_the_coin_model_at_d_k_4096_is_computed_well_under_a_second() -> None:
     start = time.perf_counter()
     score_law(Coin(), Coin(), 4096).variance()
     assert time.perf_counter() - start < 5
+
+
+def test_the_coin_model_at_d_k_two_to_the_twenty_is_exact_in_closed_form() -> None:
+    # A shifted binomial: q·k = −d + 2N, N ~ Binomial(d, 1/2); its moments are read off
+    # the pmf (factorial moments), in microseconds (benchmarks/exact_convolution.py).
+    d = 2**20
+    law = score_law(Coin(), Coin(), d)
+    assert isinstance(law, BinomialLaw)
+    assert (law.mean(), law.variance(), law.support_size) == (0, d, d + 1)
+    assert law.closed_form("q·k") == f"P(q·k = -{d} + 2j) = C({d}, j)/2^{d}, j = 0..{d}"
+    with pytest.raises(InvalidArgument, match="would take about"):
+        law.pmf()  # a million probabilities of a million bits each: refused up front
+
+
+two_point_laws = st.builds(
+    lambda a, gap, p: {Fraction(a): Fraction(p, 7), Fraction(a + gap): Fraction(7 - p, 7)},
+    st.integers(-3, 3),
+    st.integers(1, 3),
+    st.integers(1, 6),
+)
+
+
+@settings(max_examples=40)
+@given(two_point_laws, st.integers(1, 12))
+def test_the_binomial_law_is_the_convolution_power_of_a_two_point_law(
+    pmf: dict[Fraction, Fraction], d: int
+) -> None:
+    single = lattice_law(pmf)
+    law = BinomialLaw(single.origin, single.step, Fraction(single.weights[1], single.total), d)
+    reference = power_by_squaring(pmf, d)
+    assert law.pmf() == reference
+    mean = sum((v * p for v, p in reference.items()), Fraction(0))
+    third = sum((v**3 * p for v, p in reference.items()), Fraction(0))
+    assert law.mean() == mean
+    assert law.variance() == sum((v * v * p for v, p in reference.items()), Fraction(0)) - mean**2
+    assert law.raw_moments(3)[3] == third
 
 
 @settings(max_examples=60)
@@ -88,7 +125,7 @@ def test_exact_laws_refuse_non_finite_distributions_and_bad_sizes() -> None:
         score_law(Gaussian(), Coin(), 3)
     with pytest.raises(InvalidArgument, match="at least 1"):
         score_law(Coin(), Coin(), 0)
-    with pytest.raises(InvalidArgument, match="too large"):
+    with pytest.raises(InvalidArgument, match=r"would take about .* past the limit of 3 s"):
         score_law(Die(), Die(), 10**6)
     with pytest.raises(InvalidArgument, match="too many to list"):
         combinations(Die(), Die(), 5)

@@ -7,20 +7,24 @@ the file runs in a few seconds.
 from __future__ import annotations
 
 import importlib.util
+import io
 import json
 import math
 import re
 import sys
+from typing import Any
 
 import pytest
 
 from scaledattn.cli import main
 from scaledattn.torchattn.audit import (
     AuditResult,
+    input_seed,
     predicted_variance,
     run_audit,
     t_quantile,
 )
+from scaledattn.torchattn.models import build
 
 pytestmark = pytest.mark.skipif(
     any(importlib.util.find_spec(name) is None for name in ("torch", "transformers")),
@@ -112,12 +116,46 @@ def test_weights_off_their_stated_init_disagree_and_say_why() -> None:
     assert not result.all_agree
 
 
-def test_a_custom_module_calling_sdpa_is_recorded_through_sdpa() -> None:
+def test_a_custom_module_with_a_fused_linear_projection_gets_a_prediction_and_a_verdict() -> None:
     result = run_audit(f"{TINY}:sdpa_model", tokens=16)
     (layer,) = result.layers
     assert layer.scale_measured == pytest.approx(1 / math.sqrt(8), rel=1e-4)
-    assert layer.agrees is None
-    assert "no prediction" in layer.reason
+    assert layer.agrees, layer.reason
+    assert layer.d_model == 32
+    assert "q from the Linear 'qkv' (32×32), k from 'qkv' (32×32)" in layer.init_source
+
+
+def direct_logit_std(model: Any, seed: int, batch: int = 32) -> float:
+    """√mean((q·k/√d_k)²) over every pair of fresh tokens, computed by hand on the model."""
+    import torch  # not at the top: collection imports no torch (conftest.py)
+
+    generator = torch.Generator().manual_seed(seed)
+    with torch.no_grad():
+        h = model.norm(torch.randn(batch, 128, model.d_model, generator=generator))
+        q, k = model.q(h), model.k(h)
+        logits = q @ k.transpose(-1, -2) / math.sqrt(q.shape[-1])
+    return float(logits.double().pow(2).mean().sqrt())
+
+
+def test_the_audit_of_issue_28s_module_matches_a_direct_measurement_on_the_same_model() -> None:
+    # LayerNorm(768) → Linear(768, 64) ×3 with N(0, 0.02²) weights → SDPA (1/√64). The
+    # audit's tokens came from the weights' own random stream, which gave 0.6114 against a
+    # theory of 0.3072 (issue 28); drawn from an independent stream the measured std, its
+    # interval and the prediction agree with the std measured directly on fresh tokens.
+    result = run_audit(f"{TINY}:linear_head")
+    (layer,) = result.layers
+    assert layer.agrees, layer.reason
+    assert layer.logit_std_interval is not None
+    assert layer.predicted_std is not None
+    lo, hi = layer.logit_std_interval
+    model = build(f"{TINY}:linear_head", None, 0).module  # the same weights (seed 0)
+    direct = direct_logit_std(model, seed=12345)
+    assert lo <= direct <= hi, (lo, direct, hi)
+    # the theorem, with ‖x‖² = 768 and σ = 0.02: √64·0.02²·768 / √64 = 0.3072
+    assert layer.predicted_std == pytest.approx(0.3072, rel=0.01)
+    # tokens from the weights' stream (seed 0, as before) are what made the audit wrong
+    assert direct_logit_std(model, seed=0, batch=2) > 1.5 * hi
+    assert input_seed(0) != 0
 
 
 def test_t_quantile_matches_tables() -> None:
@@ -170,3 +208,36 @@ def test_without_torch_each_torch_command_is_refused_in_one_line(
         err = capsys.readouterr().err
         assert "pip install torch==2.13.0 'scaledattn[torch]'" in err
         assert err.count("\n") == 1
+
+
+def test_a_module_callable_in_the_current_directory_is_found_as_python_m_finds_it(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "issue28_model.py").write_text(
+        "from tests.torchattn.tiny_models import LinearHead\n\n\n"
+        "def build():\n    return LinearHead(d_model=32, d_k=8)\n",
+        encoding="utf-8",
+    )
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "path", [p for p in sys.path if p not in ("", str(tmp_path))])
+    monkeypatch.delitem(sys.modules, "issue28_model", raising=False)
+    assert main(["audit", "issue28_model:build", "--tokens", "16", "--json"]) == 0
+    (layer,) = json.loads(capsys.readouterr().out)["layers"]
+    assert layer["agrees"] is True
+    assert str(tmp_path) not in sys.path  # put there for the import only
+
+
+def test_the_audit_shows_its_progress_on_a_terminal_and_only_there(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    stream = Terminal()
+    monkeypatch.setattr(sys, "stderr", stream)
+    assert main(["audit", f"{TINY}:t5", "--tokens", "16"]) == 0
+    shown = stream.getvalue()
+    assert "building the model, running random tokens" in shown
+    assert "measuring each attention call" in shown
+    assert "measuring" not in capsys.readouterr().out

@@ -118,3 +118,27 @@ def opt() -> Any:
         pad_token_id=1,
     )
     return transformers.OPTModel(config)
+
+
+class LinearHead(torch.nn.Module):
+    """Issue 28's module: LayerNorm(768), then q, k, v from three Linear(768, 64) layers
+    (no bias, weights N(0, 0.02²)), then scaled_dot_product_attention with its 1/√64."""
+
+    def __init__(self, d_model: int = 768, d_k: int = 64) -> None:
+        super().__init__()
+        self.d_model = d_model
+        self.norm = torch.nn.LayerNorm(d_model)
+        self.q = torch.nn.Linear(d_model, d_k, bias=False)
+        self.k = torch.nn.Linear(d_model, d_k, bias=False)
+        self.v = torch.nn.Linear(d_model, d_k, bias=False)
+        for linear in (self.q, self.k, self.v):
+            torch.nn.init.normal_(linear.weight, std=0.02)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        h = self.norm(x)
+        return torch.nn.functional.scaled_dot_product_attention(self.q(h), self.k(h), self.v(h))
+
+
+def linear_head() -> torch.nn.Module:
+    """Issue 28's module (see LinearHead)."""
+    return LinearHead()
