@@ -1,4 +1,4 @@
-"""The claim language: its syntax, read by the calculator's bounded parser, never ``eval``.
+"""The claim's line: relations between terms of the one language, never read by ``eval``.
 
 A claim is a chain of expressions joined by relations, an equivalence of two
 equations, or a reference to a proved theorem::
@@ -7,9 +7,9 @@ equations, or a reference to a proved theorem::
     REL         := '=' | '≈' | '~=' | '<' | '<=' | '>' | '>='
     assumption  := 'independent' '(' NAME (',' NAME)+ ')'  |  expr ('=' | '>') expr
 
-Expressions are the calculator's (numbers, names, + - * / ** and parentheses, see
-:mod:`scaledattn.language.parse`) with more functions, lists ``[a, b, c]``,
-percentages ``65.9%``, ``√x`` and ``^`` for ``**``. ``=`` is an identity, decided
+Expressions are the terms of the one language (:mod:`scaledattn.language`): numbers,
+names, + - * / ** and parentheses, its functions, lists ``[a, b, c]``, percentages
+``65.9%``, ``√x`` and ``^`` for ``**``. ``=`` is an identity, decided
 exactly; ``≈`` compares numbers to the tolerance their written digits imply.
 The limits below bound the work any text can cause.
 
@@ -31,7 +31,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from scaledattn.errors import InvalidArgument
-from scaledattn.language.parse import Node, Parser, Syntax, quote
+from scaledattn.language.names import split_name
+from scaledattn.language.parse import Node, Parser, quote
+from scaledattn.language.table import ALIASES, EQUIVALENCE, LANGUAGE, RELATIONS
 
 __all__ = [
     "CLAIMS",
@@ -49,64 +51,17 @@ __all__ = [
     "unparse",
 ]
 
-#: At most this many characters in a claim or an assumption.
-MAX_LENGTH = 4000
-#: At most this many tokens.
-MAX_TOKENS = 3000
-#: At most this many nested parentheses, brackets, calls or signs.
-MAX_DEPTH = 40
-#: At most this many items in a list.
-MAX_LIST = 1024
+#: The limits of a claim or an assumption: characters, tokens, nesting, list items.
+MAX_LENGTH = LANGUAGE.max_length
+MAX_TOKENS = LANGUAGE.max_tokens
+MAX_DEPTH = LANGUAGE.max_depth
+MAX_LIST = LANGUAGE.max_list
 
-#: Functions and their (fewest, most) arguments.
-FUNCTIONS: tuple[tuple[str, int, int], ...] = (
-    ("sqrt", 1, 1),
-    ("exp", 1, 1),
-    ("log", 1, 1),
-    ("E", 1, 1),
-    ("Var", 1, 1),
-    ("Cov", 2, 2),
-    ("std", 1, 1),
-    ("dot", 2, 3),
-    ("softmax", 1, 1),
-    ("entropy", 1, 1),
-    ("jacobian_norm", 1, 1),
-    ("sum", 1, 1),
-    ("max", 1, 1),
-    ("min", 1, 1),
-    ("uniform", 1, 1),
-    ("rounded", 1, 1),
-    ("measured", 1, 1),
-    ("lim", 1, 1),
-    ("theorem", 1, 1),
-    ("independent", 2, 8),
-)
+#: Functions and their (fewest, most) arguments: the language's.
+FUNCTIONS: tuple[tuple[str, int, int], ...] = LANGUAGE.functions
 
-#: The relations of a chain, in their canonical spelling.
-RELATIONS = ("=", "≈", "<", "<=", ">", ">=")
-EQUIVALENCE = "<=>"
-
-#: Other spellings of operators and names (characters such as ``·`` and ``dₖ`` are
-#: read by :mod:`scaledattn.language.surface` first).
-ALIASES: tuple[tuple[str, str], ...] = (
-    ("^", "**"), ("~=", "≈"), ("==", "="), ("⇔", EQUIVALENCE), ("≤", "<="), ("≥", ">="),
-    ("Std", "std"), ("var", "Var"), ("cov", "Cov"), ("VAR", "Var"), ("COV", "Cov"),
-    ("ln", "log"),
-)  # fmt: skip
-
-CLAIMS = Syntax(
-    functions=FUNCTIONS,
-    operators=(
-        "**", "-", "+", "*", "/", "(", ")", "[", "]", ",", "%", "√", "ᵀ", *RELATIONS, EQUIVALENCE,
-    ),
-    aliases=ALIASES,
-    max_length=MAX_LENGTH,
-    max_depth=MAX_DEPTH,
-    max_tokens=MAX_TOKENS,
-    max_list=MAX_LIST,
-    percent=True,
-    root_prefix=True,
-)  # fmt: skip
+#: A claim is read with the one language (:mod:`scaledattn.language.table`).
+CLAIMS = LANGUAGE
 
 
 @dataclass(frozen=True)
@@ -234,7 +189,8 @@ def unparse(node: Node) -> str:
     if kind in ("num", "percent"):
         return node.text
     if kind == "name":
-        return str(node.value)
+        parts = split_name(str(node.value))
+        return parts.written if parts is not None else str(node.value)
     if kind == "list":
         return "[" + ", ".join(unparse(k) for k in kids) + "]"
     if kind == "neg":

@@ -15,42 +15,26 @@ examples:
 
 
 def language_epilog() -> str:
-    """What a claim may say, generated from the claim language's own tables.
+    """What a claim may say, generated from the one language's tables.
 
-    Names, functions (each with the first line of the method that builds it),
-    relations and the other spellings the surface syntax reads.
+    The names, the functions (their forms and meanings), the relations and the other
+    notations every door reads (:mod:`scaledattn.language.table`).
     """
     from scaledattn.claims.statistics import MEASUREMENTS
-    from scaledattn.claims.syntax import ALIASES, FUNCTIONS, RELATIONS
-    from scaledattn.claims.terms import CONSTANTS, SCALARS, ClaimScope
     from scaledattn.claims.theorems import LIMITS
-    from scaledattn.language.surface import BRACKET_CALLS, GREEK, LATEX_WORDS
+    from scaledattn.language.table import language_lines
 
-    lines = ["the claim language:"]
-    lines.append(f"  random variables  {', '.join(SCALARS)} (nothing assumed about them)")
-    lines.append("  components        q_i, k_i (also q_j, q_1, qᵢ, q₁): of the vectors q and k")
-    lines.append(f"  constants         {', '.join(CONSTANTS)}")
-    lines.append("  functions:")
-    for name, low, high in FUNCTIONS:
-        if name in ("theorem", "independent"):
-            continue
-        count = str(low) if low == high else f"{low}–{high}"
-        doc = (getattr(ClaimScope, f"fn_{name}").__doc__ or "").strip().splitlines()[0]
-        lines.append(f"    {name:<9} ({count} argument{'s' if high > 1 else ''})  {doc}")
+    lines = ["the language (verify, --assume and proof files read a term alike):"]
+    lines += [f"  {line}" for line in language_lines()]
     lines.append(f"  measured(NAME)    NAME one of {', '.join(MEASUREMENTS)}")
     lines.append(f"  lim(NAME)         NAME one of {', '.join(LIMITS)}")
     lines.append("  a whole claim     theorem(NAME): a theorem of 'scaledattn list'")
-    lines.append(f"  relations         {' '.join(RELATIONS)}, and A = a <=> c = r")
-    spelled = sorted({f"{a} for {c}" for a, c in ALIASES})
-    lines.append(f"  also read         {'; '.join(spelled)}")
+    lines.append("  relations         = ≈ < <= > >=, and A = a <=> c = r")
     lines.append(
-        f"                    {', '.join(f'{f}[…]' for f in BRACKET_CALLS)} as calls; q·k, q*k,"
-        " qᵀk as dot(q, k); 2X, 16 d_k as products; dₖ, q₁, σ²"
-        f" ({', '.join(GREEK)}); LaTeX "
-        + ", ".join(sorted({f"\\{w}" for w in LATEX_WORDS} | {"\\mathrm{…}", "\\frac{…}{…}",
-                                                           "\\sqrt{…}"}))
-    )  # fmt: skip
-    lines.append("  assumptions       independent(X, Y), an equation E(X) = 0 or d_k = 64, c > 0")
+        "  assumptions       independent(X, Y), independent_pairs(q, k), an equation E(X) = 0"
+        " or d_k = 64, c > 0,"
+        " q_i ~ N(0, sigma^2)"
+    )
     return "\n".join(lines) + "\n\n" + EXAMPLES
 
 

@@ -55,9 +55,9 @@ from scaledattn.language.definedness import (
     unmet_in,
 )
 from scaledattn.language.surface import closest, did_you_mean, normalise, quote, rewrite_tokens
+from scaledattn.language.table import NUMBERS, Syntax
 
 __all__ = [
-    "CALCULATOR",
     "MAX_DEPTH",
     "MAX_LENGTH",
     "Node",
@@ -73,10 +73,9 @@ __all__ = [
     "well_formed",
 ]
 
-#: At most this many characters of text.
-MAX_LENGTH = 200
-#: At most this many nested parentheses or unary signs.
-MAX_DEPTH = 20
+#: At most this many characters of a calculator's number, and nested parentheses or signs.
+MAX_LENGTH = NUMBERS.max_length
+MAX_DEPTH = NUMBERS.max_depth
 #: At most this many digits in one number.
 MAX_DIGITS = 30
 #: At most this many characters in one name.
@@ -87,51 +86,8 @@ MAX_SYMBOLIC_EXPONENT = 8
 #: A number may have at most this many bits in its numerator and denominator.
 MAX_BITS = 1024
 
-FUNCTIONS = ("sqrt",)
-
 _NUMBER = r"[0-9]+(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?"
 _NAME = r"[A-Za-z][A-Za-z0-9_]*"
-
-
-@dataclass(frozen=True)
-class Syntax:
-    """What a parser accepts: its functions, operators, lists and resource limits.
-
-    ``functions`` maps each function name to its (fewest, most) arguments;
-    ``operators`` are the operator tokens (an operator the expression grammar does not
-    use, such as a relation, ends an expression and is left to the caller);
-    ``aliases`` maps other spellings of operators and names to the canonical ones
-    (``^`` to ``**``, ``σ`` to ``sigma``); ``max_list`` > 0 allows ``[a, b, …]``;
-    ``percent`` allows ``65.9%``; ``root_prefix`` reads ``√x`` as ``sqrt(x)``.
-    """
-
-    functions: tuple[tuple[str, int, int], ...] = (("sqrt", 1, 1),)
-    operators: tuple[str, ...] = ("**", "-", "+", "*", "/", "(", ")")
-    aliases: tuple[tuple[str, str], ...] = ()
-    max_length: int = MAX_LENGTH
-    max_depth: int = MAX_DEPTH
-    max_tokens: int = MAX_LENGTH
-    max_list: int = 0
-    percent: bool = False
-    root_prefix: bool = False
-
-    def arity(self, name: str) -> tuple[int, int] | None:
-        """(fewest, most) arguments of a function, or None if it is not one."""
-        for fn, low, high in self.functions:
-            if fn == name:
-                return low, high
-        return None
-
-    @property
-    def function_names(self) -> tuple[str, ...]:
-        """The names of the functions, in order."""
-        return tuple(fn for fn, _, _ in self.functions)
-
-
-#: The calculator's syntax: numbers, names, + - * / ** ( ) and sqrt(…).
-CALCULATOR = Syntax(
-    operators=("**", "-", "+", "*", "/", "(", ")", "√"), aliases=(("^", "**"),), root_prefix=True
-)
 
 
 @dataclass(frozen=True)
@@ -163,7 +119,7 @@ def _pattern(syntax: Syntax) -> re.Pattern[str]:
     return re.compile(f"(?:(?P<number>{_NUMBER})|(?P<name>{_NAME})|(?P<op>{ops}))")
 
 
-def _tokens(text: str, syntax: Syntax = CALCULATOR) -> list[Token]:
+def _tokens(text: str, syntax: Syntax = NUMBERS) -> list[Token]:
     if len(text) > syntax.max_length:
         raise InvalidArgument(
             f"expression too long ({len(text)} characters, at most {syntax.max_length})"
@@ -214,7 +170,7 @@ class Parser:
     the tokens that end one (relations) themselves.
     """
 
-    def __init__(self, text: str, syntax: Syntax = CALCULATOR) -> None:
+    def __init__(self, text: str, syntax: Syntax = NUMBERS) -> None:
         self.text = text
         self.syntax = syntax
         self.tokens = _tokens(text, syntax)
@@ -222,7 +178,15 @@ class Parser:
         self.depth = 0
 
     def fail(self, what: str, hint: str = "") -> InvalidArgument:
-        """An InvalidArgument naming ``what``, quoting the text, then the ``hint``."""
+        """An InvalidArgument naming ``what``, quoting the text, then the ``hint``.
+
+        Text written in English gets, as its hint, the same in the language when it has
+        a known shape (:func:`~scaledattn.language.hints.english`).
+        """
+        if not hint:
+            from scaledattn.language.hints import english
+
+            hint = english(self.text, lambda t: well_formed(t, self.syntax))
         return InvalidArgument(f"{what} in {quote(self.text)}{hint}")
 
     def did_you_mean(self, position: int, old: str, new: str) -> str:
@@ -406,7 +370,7 @@ class Parser:
 _Parser = Parser
 
 
-def well_formed(text: str, syntax: Syntax = CALCULATOR) -> bool:
+def well_formed(text: str, syntax: Syntax = NUMBERS) -> bool:
     """True when ``text`` reads as expressions joined by the syntax's other operators.
 
     The grammar check behind a suggestion: a claim ``a = b`` is two expressions and a

@@ -49,8 +49,11 @@ __all__ = [
 #: A token: (kind, canonical text, 1-based position); kind is 'number', 'name' or 'op'.
 Token = tuple[str, str, int]
 
-#: Greek letters and their names in the languages.
-GREEK = {"σ": "sigma", "ρ": "rho", "μ": "mu"}
+#: Greek letters and their names in the language (δ is Kronecker's delta, Σ a sum).
+_GREEK_NAMES = (
+    "sigma rho mu lambda alpha beta gamma epsilon theta tau phi omega eta kappa nu xi psi chi zeta"
+)
+GREEK = dict(zip("σρμλαβγεθτφωηκνξψχζ", _GREEK_NAMES.split(), strict=True))
 
 _SUBSCRIPTS = dict(zip("₀₁₂₃₄₅₆₇₈₉ₐₑₒₓₕₖₗₘₙₚₛₜᵢⱼᵣᵤᵥ", "0123456789aeoxhklmnpstijruv", strict=True))
 _SUPERSCRIPTS = dict(zip("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "0123456789-", strict=True))
@@ -69,9 +72,16 @@ LATEX_WORDS = {
     "gt": ">",
     "iff": "<=>",
     "Leftrightarrow": "<=>",
-    "sigma": "sigma",
-    "rho": "rho",
-    "mu": "mu",
+    **{name: name for name in GREEK.values()},
+    "delta": "delta",
+    "Sigma": "sum",
+    "sum": "sum",
+    "partial": "∂",
+    "lVert": "‖",
+    "rVert": "‖",
+    "|": "‖",
+    "lvert": "|",
+    "rvert": "|",
     "exp": "exp",
     "log": "log",
     "ln": "log",
@@ -166,6 +176,14 @@ def _normalise(text: str, start: int, end: int, out: _Out, whole: str) -> None:
             out.put(GREEK[ch], i + 1)
             i += 1
             continue
+        if ch == "'" and out.chars and (out.chars[-1].isalnum() or out.chars[-1] == "_"):
+            out.put("_", i + 1)  # a prime: k'_i is the name k__i (primes_as_underscores)
+            i += 1
+            continue
+        if ch in _BARS:
+            out.put(_bar(out, _BARS[ch]), i + 1)
+            i += 1
+            continue
         if ch in _SIGNS:
             out.put(_SIGNS[ch], i + 1)
             i += 1
@@ -185,6 +203,17 @@ def _normalise(text: str, start: int, end: int, out: _Out, whole: str) -> None:
         else:
             out.put(ch, i + 1)
         i += 1
+
+
+#: Delimiters written in pairs, and the function each pair reads as: ‖x‖, |x|.
+_BARS = {"‖": "norm", "|": "abs"}
+
+
+def _bar(out: _Out, function: str) -> str:
+    """``norm(`` or ``abs(`` where a bar opens (at the start, after an operator), else ``)``."""
+    before = "".join(out.chars).rstrip()
+    opens = not before or before[-1] in "(+-*/=<>,[^√" or before.endswith("**")
+    return f"{function}(" if opens else ")"
 
 
 def _closing(text: str, at: int, end: int, whole: str) -> int:
@@ -225,7 +254,8 @@ def _command(text: str, i: int, end: int, out: _Out, whole: str) -> int:
         out.put("(" if name == "{" else ")", i + 1)
         return after
     if name in LATEX_WORDS:
-        out.put(LATEX_WORDS[name], i + 1)
+        word = LATEX_WORDS[name]
+        out.put(_bar(out, _BARS[word]) if word in _BARS else word, i + 1)
         return after
     if name in _FONT_COMMANDS:
         at = _braced(text, after, end, name, whole)
@@ -330,8 +360,9 @@ def _dot_products(tokens: list[Token]) -> list[Token]:
         end = _transpose_product(tokens, n)
         if end and not (out and _is(out[-1], "op", "**")):
             at, k_at = tokens[n][2], tokens[end - 1][2]
-            out += [("name", "dot", at), ("op", "(", at), ("name", "q", at), ("op", ",", at)]
-            out += [("name", "k", k_at), ("op", ")", k_at)]
+            q, k = tokens[n][1], tokens[end - 1][1]
+            out += [("name", "dot", at), ("op", "(", at), ("name", q, at), ("op", ",", at)]
+            out += [("name", k, k_at), ("op", ")", k_at)]
             n = end
             continue
         out.append(tokens[n])
@@ -349,13 +380,18 @@ _TRANSPOSED = (
 )
 
 
+#: q or k, primed (a prime is read as an underscore: k' is k_).
+_Q = re.compile(r"q_*")
+_K = re.compile(r"k_*")
+
+
 def _transpose_product(tokens: Sequence[Token], n: int) -> int:
     """The index after ``q <product> k`` starting at ``n``, or 0 if none starts there."""
-    if not _is(tokens[n], "name", "q"):
+    if not (tokens[n][0] == "name" and _Q.fullmatch(tokens[n][1])):
         return 0
     for middle in _TRANSPOSED:
         end = n + 1 + len(middle)
-        if end >= len(tokens) or not _is(tokens[end], "name", "k"):
+        if end >= len(tokens) or not (tokens[end][0] == "name" and _K.fullmatch(tokens[end][1])):
             continue
         if all(_is(tokens[n + 1 + m], kind, text) for m, (kind, text) in enumerate(middle)):
             if end + 1 < len(tokens) and _is(tokens[end + 1], "op", "**"):

@@ -28,14 +28,13 @@ from math import comb
 from typing import Any
 
 import sympy
-from sympy import Expr
 
-from scaledattn.claims.terms import MAX_DIMENSION
 from scaledattn.errors import InvalidArgument
 from scaledattn.kernel import Cov, CrossSum, Dot, E, Entry, IndexSum, Softmax, Std, Var
 from scaledattn.kernel.expr import Component
 from scaledattn.kernel.rules import MAX_UNROLL
 from scaledattn.language.parse import MAX_BITS
+from scaledattn.language.terms import MAX_DIMENSION, shown
 
 __all__ = [
     "MAX_BITS",
@@ -133,13 +132,13 @@ def bounded(term: Any) -> int:
 
     Examples
     --------
-    >>> from scaledattn.prooffile.terms import build_term
+    >>> from scaledattn.language.terms import build_term
     >>> bounded(build_term("Var(dot(q, k, 2))"))  # E((q₁k₁ + q₂k₂)²): 3 monomials
     3
-    >>> bounded(build_term("sum(q_i, i, 1, 10**30)"))
+    >>> bounded(build_term("exp(100)"))
     Traceback (most recent call last):
     ...
-    scaledattn.errors.InvalidArgument: dimension 10**30 too large (at most 1048576)
+    scaledattn.errors.InvalidArgument: exp(100) too large (the numbers in exp(…) are at most 64)
     """
     for node in sympy.preorder_traversal(term):
         if isinstance(node, sympy.Rational) and _bits(node) > MAX_BITS:
@@ -152,13 +151,13 @@ def bounded(term: Any) -> int:
                     and max(abs(int(number.p)), int(number.q)) > MAX_EXP_NUMBER
                 ):
                     raise InvalidArgument(
-                        f"exp({_short(exponent)}) too large (the numbers in exp(…) are at"
+                        f"exp({shown(exponent)}) too large (the numbers in exp(…) are at"
                         f" most {MAX_EXP_NUMBER})"
                     )
     for value in dimensions(term):
         if value > MAX_DIMENSION:
             raise InvalidArgument(
-                f"dimension {_short(sympy.Integer(value))} too large (at most {MAX_DIMENSION})"
+                f"dimension {shown(sympy.Integer(value))} too large (at most {MAX_DIMENSION})"
             )
     size = expanded_size(term)
     if size > MAX_EXPANSION:
@@ -167,13 +166,3 @@ def bounded(term: Any) -> int:
             " (write it with fewer or symbolic terms)"
         )
     return size
-
-
-def _short(value: Expr) -> str:
-    """A number as a power of 10 when it is one, else at most 40 characters of it."""
-    if isinstance(value, sympy.Integer) and value > 10**6:
-        digits = len(str(int(value))) - 1
-        if value == 10**digits:
-            return f"10**{digits}"
-    text: str = sympy.sstr(value)
-    return text if len(text) <= 40 else text[:37] + "..."

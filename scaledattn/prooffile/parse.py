@@ -25,8 +25,8 @@ A proof file holds one or more theorems::
   each with an optional ``by RULE_OR_THEOREM`` at its end. A line that starts with
   ``+``, ``-``, ``*`` or ``/`` continues the step above it.
 
-Everything is read by the bounded parser of :mod:`scaledattn.prooffile.terms`, and
-every term is held to the bounds of :mod:`scaledattn.prooffile.caps` (numbers,
+Every term is read by the one language (:mod:`scaledattn.language`), as ``verify``
+reads it, and held to the bounds of :mod:`scaledattn.prooffile.caps` (numbers,
 dimensions, ``exp``, expansions; at most :data:`MAX_ASSUMPTIONS` ``assume:`` lines a
 theorem); any problem is a :class:`ProofFileError` naming the line and column.
 
@@ -49,6 +49,7 @@ from typing import Any
 import sympy
 from sympy import Eq, Expr, Or, S, Symbol
 
+from scaledattn.claims.terms import MEANINGS
 from scaledattn.errors import InvalidArgument, ProofFileError
 from scaledattn.kernel import (
     RULES,
@@ -70,12 +71,17 @@ from scaledattn.kernel import (
 )
 from scaledattn.kernel.expr import Cov, E, Var
 from scaledattn.language.definedness import Condition
+from scaledattn.language.names import KINDS, Names, split_name
 from scaledattn.language.parse import Node, Parser, quote
+from scaledattn.language.table import with_limits
+from scaledattn.language.terms import Meanings, TermBuilder
 from scaledattn.prooffile.caps import MAX_DIMENSION, MAX_FILE_EXPANSION, bounded, expanded_size
-from scaledattn.prooffile.terms import KINDS, Names, TermBuilder, parse_text, split_name
 
 __all__ = [
     "MAX_ASSUMPTIONS",
+    "MAX_LENGTH",
+    "PROOF_SYNTAX",
+    "parse_text",
     "MAX_BYTES",
     "Document",
     "Obligation",
@@ -194,6 +200,18 @@ def read_bytes(data: bytes) -> str:
 
 # ------------------------------------------------------------------- expressions
 
+#: At most this many characters in one expression (a line of a proof file).
+MAX_LENGTH = 20_000
+#: A proof line is read with the one language, with a proof file's longer limits.
+PROOF_SYNTAX = with_limits(MAX_LENGTH, 60)
+#: What a proof's terms may name besides: the limits the kernel proved (lim(NAME)).
+PROOF_MEANINGS = Meanings(limit=MEANINGS.limit)
+
+
+def parse_text(text: str) -> Parser:
+    """A parser over one line of a proof file."""
+    return Parser(text, PROOF_SYNTAX)
+
 
 class _Reader:
     """Reads the expressions of one theorem with its declared names."""
@@ -236,7 +254,7 @@ class _Reader:
         return self.build(parser, node)
 
     def build(self, parser: Parser, node: Node) -> Expr:
-        builder = TermBuilder(self.names, self.text)
+        builder = TermBuilder(self.names, self.text, PROOF_MEANINGS, quoted=False, exp_limit=None)
         value: Expr = self.guard(parser, lambda: builder.term(node))
         try:
             bounded(value)  # huge numbers, dimensions, exp(…) and expansions refused here

@@ -51,51 +51,18 @@ from scaledattn.kernel import (
     Theorem,
 )
 from scaledattn.kernel.expr import Component, DotProduct, RandomVariable, VectorLabel, rebuild
+from scaledattn.language.names import ENTRY_VECTORS, RANDOM_VECTORS, default_kind
 
 __all__ = [
     "certificate",
     "declarations",
-    "INDEX_LETTERS",
-    "DIMENSIONS",
-    "ENTRY_VECTORS",
-    "POSITIVE_NAMES",
-    "default_kind",
     "proof_assumption",
     "proof_document",
     "proof_term",
     "symbol_kind",
 ]
 
-#: One-letter names that are indices (positive integers) unless declared otherwise.
-INDEX_LETTERS = frozenset("ijlmtwuv")
-#: Names of dimensions (positive integers).
-DIMENSIONS = frozenset({"d_k", "n", "N"})
-#: Names that are positive constants.
-POSITIVE_NAMES = frozenset({"sigma", "sigma_q", "sigma_k"})
-#: Vectors of real entries (dimension n): s_i, r_i, y_i, g_i.
-ENTRY_VECTORS = frozenset("sryg")
-#: The random vectors a proof file knows without a declaration (and their primed names).
-RANDOM_VECTORS = frozenset("qk")
 _VECTOR_LABEL = re.compile(r"[A-Za-z]+'*")
-
-
-def default_kind(name: str) -> str:
-    """The kind a bare constant name has in a proof file: 'integer', 'positive' or 'real'.
-
-    A primed name has the kind of its unprimed name (the kernel names the inner index
-    of Σᵢ Σᵢ ``i'``).
-
-    >>> default_kind("i"), default_kind("d_k"), default_kind("sigma_q"), default_kind("c")
-    ('integer', 'integer', 'positive', 'real')
-    >>> default_kind("i''")
-    'integer'
-    """
-    name = name.rstrip("'")
-    if name in INDEX_LETTERS or name in DIMENSIONS:
-        return "integer"
-    if name in POSITIVE_NAMES:
-        return "positive"
-    return "real"
 
 
 def symbol_kind(symbol: Symbol) -> str:

@@ -67,7 +67,6 @@ def _suggestions(message: str) -> list[str]:
     [
         "Var(q) = 1",
         "variance(X) = 1",
-        "Var(x) = 1",
         "Var(dk*X) = dk**2*Var(X)",
         "mean(X) = 0",
         "Var(X) = Sigma**2",

@@ -18,7 +18,7 @@ def _help(capsys: Capture, command: str) -> str:
     return capsys.readouterr().out
 
 
-def test_verify_help_lists_the_names_and_functions_of_the_claim_language(capsys: Capture) -> None:
+def test_verify_help_lists_the_names_and_functions_of_the_language(capsys: Capture) -> None:
     out = _help(capsys, "verify")
     for name, _, _ in FUNCTIONS:
         assert name in out
@@ -26,7 +26,7 @@ def test_verify_help_lists_the_names_and_functions_of_the_claim_language(capsys:
         assert name in out
     assert "max_weight_unscaled" in out  # measured(NAME)
     assert "p_minus_y" in out  # lim(NAME)
-    assert "\\mathrm{…}" in out
+    assert "\\mathrm{Var}(X)" in out
 
 
 def test_witness_help_lists_the_distributions(capsys: Capture) -> None:

@@ -33,13 +33,13 @@ from scaledattn.kernel import (
 from scaledattn.kernel.expr import Component, rebuild
 from scaledattn.kernel.rules import prop_key
 from scaledattn.kernel.vectors import Entry
+from scaledattn.language.terms import build_term
 from scaledattn.prooffile.check import TheoremVerdict
 from scaledattn.prooffile.files import CheckedFile, check_file, check_text, read_document
 from scaledattn.prooffile.guide import checked_example
 from scaledattn.prooffile.lessons import EXERCISES, MISTAKES
 from scaledattn.prooffile.parse import MAX_BYTES, TheoremBlock, parse_document
 from scaledattn.prooffile.search import Search
-from scaledattn.prooffile.terms import build_term
 from scaledattn.registry import all_derivations
 from scaledattn.render import render
 from scaledattn.render.proof import proof_assumption, proof_document, proof_term

@@ -19,9 +19,11 @@ from scaledattn.cli import main
 from scaledattn.derive import audit_of
 from scaledattn.errors import InvalidArgument, ProofFileError
 from scaledattn.kernel import Context
+from scaledattn.language.names import Names
 from scaledattn.language.parse import names_in
+from scaledattn.language.terms import TermBuilder
 from scaledattn.prooffile.files import check_file, check_text
-from scaledattn.prooffile.terms import Names, TermBuilder, parse_text
+from scaledattn.prooffile.parse import parse_text
 from scaledattn.registry import all_derivations
 from scaledattn.render import render
 from tests.written import VALUES, assert_same_where_defined, written_terms
