@@ -44,6 +44,7 @@ True
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -161,8 +162,16 @@ def _jacobian_norm(p: Array) -> Array:
     return out
 
 
-def dynamics_experiment(seed: int = 0, trials: int = 400, lr: float = 0.001) -> ExperimentResult:
-    """One update's logit step for SGD and Adam, scaled and unscaled, and the gradient norms."""
+def dynamics_experiment(
+    seed: int = 0,
+    trials: int = 400,
+    lr: float = 0.001,
+    progress: Callable[[int, int], None] | None = None,
+) -> ExperimentResult:
+    """One update's logit step for SGD and Adam, scaled and unscaled, and the gradient norms.
+
+    ``progress(done, trials)`` is told after each chunk of trials.
+    """
     seed, trials, lr = _check_seed(seed), check_trials(trials), check_lr(lr)
     rng = np.random.default_rng([seed, 17])
     names = [f"{o}_{sc}" for o in OPTIMISERS for sc in ("scaled", "unscaled")]
@@ -182,6 +191,8 @@ def dynamics_experiment(seed: int = 0, trials: int = 400, lr: float = 0.001) -> 
             grad[scaled].append(np.linalg.norm(g, axis=-1))
             jac[scaled].append(_jacobian_norm(np.asarray(softmax(before), dtype=np.float64)))
         done += size
+        if progress is not None:
+            progress(done, trials)
     st = {n: np.concatenate(v) for n, v in step.items()}
     gp = {n: np.concatenate(v) for n, v in gap.items()}
     gr = {n: np.concatenate(v) for n, v in grad.items()}

@@ -116,7 +116,8 @@ def run_experiment(args: argparse.Namespace, progress: Progress | None = None) -
     if name == "dynamics":
         from scaledattn.attention.dynamics import dynamics_experiment
 
-        return dynamics_experiment(args.seed, trials, 0.001 if args.lr is None else args.lr)
+        lr = 0.001 if args.lr is None else args.lr
+        return dynamics_experiment(args.seed, trials, lr, progress)
     lr = 0.7 if args.lr is None else check_lr(args.lr)
     steps = 50 if args.steps is None else args.steps
     return training_runs(args.seed, trials, lr, steps, progress)
