@@ -17,7 +17,15 @@ from sympy import Expr
 
 from scaledattn.errors import CannotDecide, MissingAssumption, ProofError, StepMismatch
 from scaledattn.kernel import expr, theorem
-from scaledattn.kernel.assumptions import Context, Independence
+from scaledattn.kernel.assumptions import (
+    Assumption,
+    Context,
+    Independence,
+    Independent,
+    Moment,
+    Positive,
+)
+from scaledattn.kernel.binders import Scope, subst
 from scaledattn.kernel.expr import (
     MOMENT_OPERATORS,
     SUMS,
@@ -123,11 +131,33 @@ def missing_assumption(prev: Any, claim: Any, rule: Any, ctx: Context) -> str:
             return ", ".join(f"{s} > 0" for s in lacking)
     if name == "substitute_moment" and unchanged:
         return "a declared moment for the term(s) the claim replaces (none declared fits)"
+    obligations = getattr(rule, "obligations", None)
+    if obligations is not None:  # an instance of a theorem: its assumptions in the claim's terms
+        sigma = dict(rule.mapping)
+        lacking_i = [
+            instantiated(need, sigma) for need, holds in obligations if holds(ctx, Scope()) is None
+        ]
+        if lacking_i:
+            return ", ".join(lacking_i) + f" (assumptions of {rule.name})"
+        return ""
     if isinstance(getattr(rule, "used", None), frozenset):  # a theorem used as a rule
         lacking_t = [str(a) for a in rule.used if not ctx.entails(a)]
         if lacking_t:
             return ", ".join(lacking_t) + f" (assumptions of {rule.name})"
     return ""
+
+
+def instantiated(a: Any, sigma: dict[Any, Any]) -> str:
+    """σ(a), an instance's assumption in the user's terms: Independent(a*X, b*Z), σ(c) > 0."""
+    if isinstance(a, sympy.Symbol) and not isinstance(a, Assumption):
+        return f"{sympy.sstr(sigma[a])} > 0"
+    if isinstance(a, Independent):
+        return f"Independent({', '.join(sympy.sstr(sigma.get(u, u)) for u in a.units)})"
+    if isinstance(a, Moment):
+        return f"{sympy.sstr(subst(a.lhs, sigma))} = {sympy.sstr(subst(a.value, sigma))}"
+    if isinstance(a, Positive):
+        return f"{sympy.sstr(sigma.get(a.symbol, a.symbol))} > 0"
+    return str(a)
 
 
 def report_refusal(prev: Any, rule: Any, undecided: bool, fields: dict[str, Any]) -> ProofError:

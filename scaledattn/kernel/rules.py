@@ -47,6 +47,7 @@ from scaledattn.kernel.expr import (
     index,
     is_random,
     normal_form,
+    random_atoms,
     rebuild,
 )
 
@@ -228,6 +229,21 @@ def _independent_groups(
     for n, item in enumerate(atoms):
         groups.setdefault(root(n), []).append(item)
     return list(groups.values())
+
+
+def independent_terms(terms: list[Expr], family: Independence, scope: Scope) -> bool:
+    """Whether ``terms`` are independent by ``family``: their random atoms in different blocks."""
+    atoms = [random_atoms(t) for t in terms]
+    keys = [[family.block_key(a) for a in found] for found in atoms]
+    if any(k is None for found in keys for k in found):
+        return False
+    return all(
+        _provably_distinct(a, b, scope)  # type: ignore[arg-type]
+        for x in range(len(keys))
+        for y in range(x + 1, len(keys))
+        for a in keys[x]
+        for b in keys[y]
+    )
 
 
 def _expectation_mul_of_indep(e: Expr, ctx: Context, scope: Scope) -> Rewrite | None:

@@ -18,11 +18,11 @@ from __future__ import annotations
 import weakref
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
-from functools import cached_property
+from functools import cached_property, partial
 from typing import Any
 
 import sympy
-from sympy import Expr
+from sympy import Expr, Symbol
 from sympy.core.function import AppliedUndef
 from sympy.core.parameters import evaluate
 from sympy.logic.boolalg import Boolean
@@ -36,11 +36,36 @@ from scaledattn.errors import (
     StepMismatch,
     UnknownRule,
 )
-from scaledattn.kernel.assumptions import Assumption, Context, reached, sign_facts, terms_of
-from scaledattn.kernel.binders import Scope, arg_scopes
+from scaledattn.kernel.assumptions import (
+    Assumption,
+    Context,
+    Independent,
+    Moment,
+    Positive,
+    provably_positive,
+    reached,
+    sign_facts,
+    terms_of,
+)
+from scaledattn.kernel.binders import Scope, arg_scopes, subst
 from scaledattn.kernel.calculus import cases, converges, eventual_sign
-from scaledattn.kernel.expr import as_term, by_own_facts, normal_form, rebuild, same, unclaimable
-from scaledattn.kernel.rules import RULES, Rule, count_terms, is_registered, prop_key
+from scaledattn.kernel.expr import (
+    RandomVariable,
+    as_term,
+    by_own_facts,
+    normal_form,
+    rebuild,
+    same,
+    unclaimable,
+)
+from scaledattn.kernel.rules import (
+    RULES,
+    Rule,
+    count_terms,
+    independent_terms,
+    is_registered,
+    prop_key,
+)
 from scaledattn.kernel.vectors import (
     Deriv,
     Entry,
@@ -181,26 +206,44 @@ class _Rewrite:
     #: The definitions of the vectors it names, as where it was proved (none: free).
     defined: frozenset[Assumption] = frozenset()
 
+    #: An instance's σ and what it needs: each assumption the theorem used (or a name
+    #: whose image must be > 0), with the facts of a context σ of it rests on at a
+    #: position, or None where it does not hold.
+    mapping: tuple[tuple[Any, Any], ...] = ()
+    obligations: tuple[tuple[Any, Obligation], ...] | None = None
+
+    def facts(self, ctx: Context, scope: Scope) -> frozenset[Assumption] | None:
+        """What the rewrite rests on at a position of ``ctx`` (None: it does not hold there)."""
+        if self.obligations is None:
+            return self.used if self.used <= set(ctx.visible(scope).assumptions) else None
+        found: set[Assumption] = set()
+        for _, holds in self.obligations:
+            by = holds(ctx.visible(scope), scope)
+            if by is None:
+                return None
+            found |= by
+        return frozenset(found)
+
     def apply(self, expr: Any, ctx: Context) -> tuple[Any, frozenset[Assumption]]:
-        if not all(ctx.entails(a) for a in self.used) or self.defined != _definitions(
-            ctx.assumptions, self.lhs, self.rhs
+        if self.defined != _definitions(ctx.assumptions, self.lhs, self.rhs) or (
+            self.obligations is None and not all(ctx.entails(a) for a in self.used)
         ):  # ∂r/∂s = 0 for a free r says nothing where r is defined by s
             return expr, frozenset()
-        target, changed = normal_form(self.lhs), False
+        target, used = normal_form(self.lhs), set[Assumption]()
 
         def walk(e: Any, scope: Scope) -> Any:
-            nonlocal changed
             if not getattr(e, "args", ()) or e.is_Atom:
                 return e
-            holds = self.used <= set(ctx.visible(scope).assumptions)
-            if isinstance(e, Expr) and holds and normal_form(e) == target:
-                changed = True
-                return rebuild(self.rhs)
+            if isinstance(e, Expr) and normal_form(e) == target:
+                facts = self.facts(ctx, scope)
+                if facts is not None:
+                    used.update(facts)
+                    return rebuild(self.rhs)
             return e.func(*(walk(a, s) for a, s in zip(e.args, arg_scopes(e, scope), strict=True)))
 
         with evaluate(True):
             new = walk(rebuild(expr), Scope())
-        return new, (self.used if changed else frozenset())
+        return new, frozenset(used)
 
 
 def _theorem_rule(t: Theorem) -> _Rewrite:
@@ -208,6 +251,89 @@ def _theorem_rule(t: Theorem) -> _Rewrite:
     lhs, rhs = (t.statement.lhs, t.statement.rhs) if isinstance(t.statement, Equation) else (0, 0)
     defined = _definitions(t.derivation.assumptions, lhs, rhs)
     return _Rewrite(t.name, as_term(lhs), as_term(rhs), t.used, t.axioms, defined)
+
+
+@dataclass(frozen=True)
+class Instance:
+    """A proved theorem with free names of its statement replaced: σ = {X: a·X, Y: Z}.
+
+    Used as a rule, it rewrites σ(lhs) to σ(rhs) (the capture-avoiding ``subst``) where σ
+    of each assumption the theorem used holds: σ(Independent(X, Y)) when the random atoms
+    of σ(X) and of σ(Y) are in different blocks of one independence family; σ of a moment
+    when it is a declared moment's instance; σ(c > 0) when σ(c) is positive by the facts;
+    any other assumption only if σ leaves it as it is. A name replaced is a random
+    variable or a constant, and its image has the constant's facts (real, > 0, integer).
+    """
+
+    theorem: Theorem
+    mapping: tuple[tuple[Any, Any], ...]
+
+    @property
+    def name(self) -> str:
+        """The theorem's name and the replacements: ``scaling(c := a, X := Z)``."""
+        pairs = ", ".join(f"{k} := {sympy.sstr(v)}" for k, v in self.mapping)
+        return f"{self.theorem.name}({pairs})"
+
+
+def _instance_rule(inst: Instance) -> _Rewrite:
+    t, sigma = inst.theorem, dict(inst.mapping)
+    if not isinstance(t.statement, Equation):
+        raise InvalidArgument("only a theorem that is an equation has instances")
+    sides = (as_term(t.statement.lhs), as_term(t.statement.rhs))
+    free = sides[0].free_symbols | sides[1].free_symbols
+    for key, value in sigma.items():
+        value = as_term(value)
+        why = unclaimable(value)
+        if not (isinstance(key, Symbol) and type(key) in (Symbol, RandomVariable)) or why:
+            raise InvalidArgument(why or f"{key} is not a name an instance may replace")
+        if key not in free:
+            raise InvalidArgument(f"{key} is not a free name of {t.name}'s statement")
+        facts = {f for f in ("integer", "positive", "real") if getattr(key, f"is_{f}")}
+        if any(getattr(value, f"is_{f}") is not True for f in facts - {"positive"}):
+            raise InvalidArgument(f"{sympy.sstr(value)} is not {', '.join(facts)} as {key} is")
+        sigma[key] = value
+    if any(isinstance(n, (Deriv, Lim)) for x in sides for n in sympy.preorder_traversal(x)):
+        raise InvalidArgument(f"{t.name} holds a derivative or a limit: it is used as stated")
+    lhs, rhs = (subst(x, sigma) for x in sides)
+    needs: list[tuple[Any, Obligation]] = [(k, _positive(sigma[k])) for k in sigma if k.is_positive]
+    needs += [(a, partial(_discharged, a, sigma)) for a in t.used]
+    mapping = tuple(sigma.items())
+    return _Rewrite(inst.name, lhs, rhs, t.used, t.axioms, frozenset(), mapping, tuple(needs))
+
+
+Obligation = Callable[[Context, Scope], "frozenset[Assumption] | None"]
+
+
+def _positive(value: Any) -> Obligation:
+    def holds(ctx: Context, scope: Scope) -> frozenset[Assumption] | None:
+        ok, by = provably_positive(value, ctx)
+        return by if ok else None
+
+    return holds
+
+
+def _discharged(
+    a: Assumption, sigma: dict[Any, Any], ctx: Context, scope: Scope
+) -> frozenset[Assumption] | None:
+    """The facts of ``ctx`` σ(a) rests on, or None when σ(a) does not follow from them."""
+    named = set(terms_of(vars(a).values(), labels=True))
+    if not any(k in n.free_symbols or k == n for n in named for k in sigma):
+        return frozenset({a}) if a in ctx.assumptions else None
+    if isinstance(a, Moment):
+        lhs, value = subst(a.lhs, sigma), subst(a.value, sigma)
+        for m in ctx.moments():
+            if any(same(v, value) is True for v in m.instances(lhs)):
+                return frozenset({m})
+        return None
+    if isinstance(a, Positive):
+        ok, by = provably_positive(sigma[a.symbol], ctx)
+        return by if ok else None
+    if isinstance(a, Independent) and all(isinstance(u, RandomVariable) for u in a.units):
+        images = [sigma.get(u, u) for u in a.units]
+        for family in ctx.independences():
+            if independent_terms(images, family, scope):
+                return frozenset({family})
+    return None
 
 
 def _definitions(assumptions: Any, *terms: Any) -> frozenset[Assumption]:
@@ -265,6 +391,8 @@ def _resolve(rule: Any, theorems: Mapping[str, Theorem], name: str, number: int)
         return rule
     if isinstance(rule, Theorem) and _ISSUED.get(id(rule)) is rule:
         return _theorem_rule(rule)
+    if isinstance(rule, Instance) and _ISSUED.get(id(rule.theorem)) is rule.theorem:
+        return _instance_rule(rule)
     if isinstance(rule, str):
         if rule in RULES:
             return RULES[rule]
@@ -330,6 +458,10 @@ def check_step(
         rule = _resolve(step.rule, theorems, name, number)
     except UnknownRule as err:
         return StepResult(number, step, err.rule, None, frozenset(), err)
+    except InvalidArgument as err:  # an instance that is no instance (a name not free)
+        shown = str(getattr(step.rule, "name", step.rule))
+        error = _refusal(err, theorem=name, step=number, rule=shown, got=step.claim)
+        return StepResult(number, step, shown, None, frozenset(), error)
     try:
         ctx, needs, seen = (
             derivation.context,
