@@ -145,3 +145,7 @@ class Undefined(ScaledAttnError, ArithmeticError):
 
 class CaseTimeout(ScaledAttnError):
     """A fuzz case took longer than its time limit (a rule or an evaluation blew up)."""
+
+
+class CannotCertify(ValueError):
+    """A derivation holds a term or rule the certificate format does not write."""

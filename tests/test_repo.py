@@ -20,6 +20,7 @@ PACKAGE = ROOT / "scaledattn"
 #: imports only from its own place and the places of earlier layers (never a later
 #: layer, nor another place of its own layer). Every module of the package has a place.
 LAYERS: tuple[tuple[str, ...], ...] = (
+    ("scaledattn.checker",),
     ("scaledattn.errors",),
     ("scaledattn.progress",),
     ("scaledattn.kernel",),
@@ -27,6 +28,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("scaledattn.language",),
     ("scaledattn.render",),
     ("scaledattn.derive",),
+    ("scaledattn.certificate",),
     ("scaledattn.calculator", "scaledattn.numeric"),
     ("scaledattn.proofs",),
     ("scaledattn.registry", "scaledattn.grading", "scaledattn.attention", "scaledattn.fuzz"),
@@ -45,7 +47,7 @@ RUNNER_IMPORTS = ("scaledattn.derive", "scaledattn.grading", "scaledattn.proofs"
 KERNEL_THIRD_PARTY = {"sympy"}
 # The kernel's code lines (no blanks, comments or docstrings): raise only on purpose, with
 # a one-line reason; the history of every raise is in docs/history.md.
-KERNEL_LINE_BUDGET = 2538  # issue 27: instances of a theorem, the rule that makes it a schema
+KERNEL_LINE_BUDGET = 2560  # issue 26: each rule's rewrites recorded for the step's certificate
 
 
 def _module_name(path: Path) -> str:
@@ -177,8 +179,8 @@ def test_every_exception_class_lives_in_errors() -> None:
     builtin = {n for n in dir(builtins) if isinstance(getattr(builtins, n), type)}
     exceptions = ours | {n for n in builtin if issubclass(getattr(builtins, n), BaseException)}
     for module, path in MODULES.items():
-        if module == "scaledattn.errors":
-            continue
+        if module == "scaledattn.errors" or module.startswith("scaledattn.checker"):
+            continue  # the checker imports nothing of the project: its refusals are its own
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.ClassDef):
                 bases = {

@@ -58,6 +58,9 @@ Rewrite = tuple[Expr, Used]
 Local = Callable[[Expr, Context, Scope], Rewrite | None]
 
 NOTHING: Used = frozenset()
+#: While a step is checked, each rewrite a rule makes (node, replacement, facts read),
+#: for its certificate (``scaledattn.certificate``); never read to decide anything.
+TRACE: list[list[tuple[Any, Any, Used]]] = []
 MAX_PASSES = 40
 MAX_UNROLL = 64
 
@@ -83,6 +86,8 @@ class Rule:
 
     def _apply_prop(self, prop: Any, ctx: Context) -> tuple[Any, Used]:
         result = self.local(prop, ctx, Scope())
+        if result is not None and TRACE:
+            TRACE[-1].append((prop, *result))
         return (prop, NOTHING) if result is None else result
 
 
@@ -98,6 +103,8 @@ def _everywhere(expr: Expr, local: Local, ctx: Context) -> tuple[Expr, Used]:
         if result is None:
             return None
         used.update(result[1])
+        if TRACE:
+            TRACE[-1].append((e, *result))
         return result[0]
 
     for _ in range(MAX_PASSES):

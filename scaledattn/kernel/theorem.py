@@ -60,6 +60,7 @@ from scaledattn.kernel.expr import (
 )
 from scaledattn.kernel.rules import (
     RULES,
+    TRACE,
     Rule,
     count_terms,
     independent_terms,
@@ -184,6 +185,9 @@ class StepResult:
     used: frozenset[Assumption]
     error: ProofError | None
     axioms: frozenset[str] = frozenset()
+    #: The rewrites the rule made on the previous claim, and on the claim when it was
+    #: applied there too (None: it was not), for the step's certificate.
+    trace: tuple[tuple[Any, ...], tuple[Any, ...] | None] = ((), None)
 
     @property
     def ok(self) -> bool:
@@ -238,6 +242,8 @@ class _Rewrite:
                 facts = self.facts(ctx, scope)
                 if facts is not None:
                     used.update(facts)
+                    if TRACE:
+                        TRACE[-1].append((e, rebuild(self.rhs), facts))
                     return rebuild(self.rhs)
             return e.func(*(walk(a, s) for a, s in zip(e.args, arg_scopes(e, scope), strict=True)))
 
@@ -590,19 +596,30 @@ def _claim(kind: str, x: Any, ctx: Context, used: set[Assumption]) -> Any:
 def _check_step(
     prev: Any, step: Step, number: int, derivation: Derivation, rule: Any, ctx: Context, kind: str
 ) -> StepResult:
-    derived, used = rule.apply(prev, ctx)
-    verdicts = [_equal(kind, derived, step.claim)]
+    (derived, used), forward = _traced(rule, prev, ctx)
+    verdicts, backward = [_equal(kind, derived, step.claim)], None
     if verdicts[0] is not True:
-        claim_rewritten, used_back = rule.apply(step.claim, ctx)
+        (claim_rewritten, used_back), backward = _traced(rule, step.claim, ctx)
         verdicts.append(_equal(kind, prev, claim_rewritten))
         verdicts.append(_equal(kind, derived, claim_rewritten))
         if True in verdicts[1:]:
             used = used | used_back
     if True in verdicts:
-        axioms = _axioms_of(rule)
-        return StepResult(number, step, rule.name, derived, frozenset(used), None, axioms)
+        axioms, trace = _axioms_of(rule), (forward, backward)
+        return StepResult(number, step, rule.name, derived, frozenset(used), None, axioms, trace)
     error = _rejection(prev, step, number, derivation, rule, derived, None in verdicts)
-    return StepResult(number, step, rule.name, derived, frozenset(), error)
+    return StepResult(
+        number, step, rule.name, derived, frozenset(), error, trace=(forward, backward)
+    )
+
+
+def _traced(rule: Any, expr: Any, ctx: Context) -> tuple[Any, tuple[Any, ...]]:
+    """``rule.apply(expr, ctx)`` and the rewrites it made (rules.TRACE)."""
+    TRACE.append([])
+    try:
+        return rule.apply(expr, ctx), tuple(TRACE[-1])
+    finally:
+        TRACE.pop()
 
 
 #: How a refused step is reported, filled from outside the kernel (``scaledattn.explain``):

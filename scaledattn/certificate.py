@@ -1,0 +1,202 @@
+"""Certificates: a kernel derivation written for the checker (``scaledattn.checker``).
+
+Untrusted: it may write anything; the checker reads it with its own reader and checks
+every step against its own schemas. A certificate is JSON-like data (dict, list, str,
+int): the derivation's name, kind (``calc`` or ``iff``), declared facts, the sides of
+its statement, and per step the rule, the claim, and the rewrites the kernel made
+(``forward`` on the previous claim, ``backward`` on the claim when the kernel rewrote it
+too), each a subterm, its replacement and the facts it read (by their number). Theorems
+used as rules come along as ``lemmas``, certificates of their own.
+
+:func:`doubly_checked` is the one door every VERIFIED passes: the checker's verdict on
+the certificate of a kernel audit, or why no certificate could be written (a term the
+checker's language does not hold: then the verdict is not doubly checked).
+
+>>> from scaledattn.derive import audit_of
+>>> from scaledattn.registry import find_derivation
+>>> doubly_checked(audit_of(find_derivation("variance_of_sum"))).ok
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import sympy
+from sympy.core.function import AppliedUndef
+
+from scaledattn.checker import Verdict, check_certificate
+from scaledattn.checker.steps import FORMAT
+from scaledattn.errors import CannotCertify
+from scaledattn.kernel import Audit, Equivalence, Theorem
+from scaledattn.kernel import assumptions as A  # noqa: N812
+from scaledattn.kernel import expr as X  # noqa: N812
+from scaledattn.kernel import vectors as V  # noqa: N812
+from scaledattn.kernel.expr import rebuild
+
+Data = Any
+
+
+def _facts_of(s: sympy.Symbol) -> str:
+    f = s.assumptions0
+    letters = {"real": "r", "positive": "p", "integer": "i", "nonzero": "z", "nonnegative": "n"}
+    letters |= {"negative": "g"}
+    return "".join(sorted(v for k, v in letters.items() if f.get(k) is True))
+
+
+def _number(x: sympy.Rational) -> Data:
+    return ["num", f"{x.p}/{x.q}" if x.q != 1 else str(x.p)]
+
+
+def term(e: Any) -> Data:
+    """A SymPy term of the kernel's language as the checker's nested lists."""
+    if isinstance(e, (bool, sympy.logic.boolalg.BooleanTrue, sympy.logic.boolalg.BooleanFalse)):
+        return ["true"] if bool(e) else ["false"]
+    if isinstance(e, int):
+        return ["num", str(e)]
+    if isinstance(e, (sympy.UnevaluatedExpr, X.Group)):
+        return term(e.args[0])
+    if isinstance(e, sympy.Rational):
+        return _number(e)
+    if type(e) is X.RandomVariable:
+        return ["rv", e.name]
+    if type(e) is sympy.Dummy:
+        return ["sym", f"{e.name}_{e.dummy_index}", _facts_of(e)]
+    if type(e) is sympy.Symbol:  # a class of one's own may say anything of itself
+        return ["sym", e.name, _facts_of(e)]
+    if e is sympy.E:
+        return ["exp", ["num", "1"]]
+    if isinstance(e, sympy.Add):
+        return ["add", *map(term, e.args)]
+    if isinstance(e, sympy.Mul):
+        return ["mul", *map(term, e.args)]
+    if isinstance(e, sympy.Pow):
+        return ["pow", term(e.base), term(e.exp)]
+    simple = {X.E: "E", X.Var: "Var", X.Cov: "Cov", X.Std: "Std", sympy.exp: "exp"}
+    simple |= {sympy.log: "log", sympy.Abs: "abs", sympy.KroneckerDelta: "delta"}
+    if type(e) in simple:
+        return [simple[type(e)], *map(term, e.args)]
+    if isinstance(e, X.DotProduct):
+        return ["dot", e.args[0].name, e.args[1].name, term(e.args[2])]
+    if isinstance(e, X.Component):
+        return ["comp", e.label.name, term(e.index)]
+    if type(e) is X.IndexSum:
+        return ["sum", term(e.body), term(e.indices[0]), term(e.upper)]
+    if type(e) is X.CrossSum:
+        i, j = e.indices
+        return ["cross", term(e.body), term(i), term(j), term(e.upper)]
+    if type(e) is V.Entry:
+        return ["entry", e.vector, term(e.index), term(e.dim)]
+    if isinstance(e, sympy.Equality):
+        return ["eq", term(e.lhs), term(e.rhs)]
+    if isinstance(e, sympy.Or):
+        return ["or", *map(term, e.args)]
+    if isinstance(e, AppliedUndef) and not e.func.default_assumptions:
+        return ["fn", str(e.func), *map(term, e.args)]
+    raise CannotCertify(f"the checker's language has no {type(e).__name__} ({e})")
+
+
+def _unit(u: Any) -> Data:
+    return ["rv", u.name] if isinstance(u, X.RandomVariable) else ["vec", u.name]
+
+
+def fact(a: Any) -> Data:
+    """A declared assumption as the checker reads it."""
+    if isinstance(a, A.Independent):
+        return ["independent", [_unit(u) for u in a.units]]
+    if isinstance(a, A.IndependentComponents):
+        return ["components", [["vec", v.name] for v in a.vectors]]
+    if isinstance(a, A.IndependentPairs):
+        return ["pairs", [["vec", v.name] for v in a.vectors]]
+    if isinstance(a, A.Moment):
+        return ["moment", term(a.lhs), term(a.value)]
+    if isinstance(a, A.Positive):
+        return ["positive", term(a.symbol)]
+    return ["other", str(a)]
+
+
+def _instances(trace: Any, index: dict[Any, int]) -> list[Data]:
+    out = []
+    for node, new, used in trace:
+        item: dict[str, Data] = {"lhs": term(node), "rhs": term(new)}
+        item["facts"] = sorted(index[a] for a in used if a in index)
+        if isinstance(node, sympy.Equality) and isinstance(new, sympy.Equality):
+            _num, den = sympy.fraction(sympy.together(node.lhs - node.rhs))
+            item["by"] = [term(den)]
+        out.append(item)
+    return out
+
+
+def _lemma_audit(t: Theorem) -> Audit:
+    from scaledattn import derive
+
+    for _, found in (*derive._AUDITS.values(), *((None, a) for a in derive._BY_CONTENT.values())):
+        if found.theorem is t:
+            return found
+    from scaledattn.kernel import audit
+
+    cited = {s.rule.name: s.rule for s in t.derivation.steps if isinstance(s.rule, Theorem)}
+    return audit(t.derivation, cited)
+
+
+def certificate(result: Audit) -> dict[str, Data]:
+    """The certificate of a verified audit (CannotCertify: a term it cannot write)."""
+    d = result.derivation
+    index = {a: n for n, a in enumerate(d.assumptions)}
+    lemmas: list[Data] = []
+    steps = []
+    for r in result.steps:
+        rule = r.step.rule
+        if isinstance(rule, Theorem):
+            lemmas.append(certificate(_lemma_audit(rule)))
+            name = f"theorem:{rule.name}"
+        elif r.axioms:
+            name = f"axiom:{r.rule_name}"
+        elif (
+            getattr(rule, "name", rule) in X.__dict__.get("_NO_SUCH", {})
+            or (not hasattr(rule, "local")
+            and not isinstance(rule, str))
+        ):
+            raise CannotCertify(f"the checker cannot read a step by {r.rule_name}")
+        else:
+            name = r.rule_name
+        forward, backward = r.trace
+        step: dict[str, Data] = {"rule": name, "claim": term(rebuild(r.step.claim))}
+        step["forward"] = _instances(forward, index)
+        if backward is not None:
+            step["backward"] = _instances(backward, index)
+        steps.append(step)
+    st = d.statement
+    return {
+        "format": FORMAT,
+        "name": d.name,
+        "kind": "iff" if isinstance(st, Equivalence) else "calc",
+        "facts": [fact(a) for a in d.assumptions],
+        "lhs": term(rebuild(st.lhs)),
+        "rhs": term(rebuild(st.rhs)),
+        "steps": steps,
+        "lemmas": lemmas,
+    }
+
+
+@dataclass(frozen=True)
+class Double:
+    """The checker's verdict on a kernel audit, or why none could be given."""
+
+    verdict: Verdict | None
+    unreadable: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        """True when the checker accepted the certificate."""
+        return self.verdict is not None and self.verdict.ok
+
+
+def doubly_checked(result: Audit) -> Double:
+    """Check a verified audit's certificate with the checker."""
+    try:
+        cert = certificate(result)
+    except CannotCertify as err:
+        return Double(None, str(err))
+    return Double(check_certificate(cert))

@@ -1,0 +1,232 @@
+"""Declared facts, where they may be read, and signs by form.
+
+A fact is read from a certificate as a tuple: ``("independent", units)`` (units
+``("rv", X)`` or ``("vec", q)``), ``("components", vectors)`` (every component its own
+block), ``("pairs", vectors)`` (the tuples (qᵢ, kᵢ, …) independent across i),
+``("moment", lhs, value)``, ``("positive", symbol)``, or ``("other", text)`` (a fact this
+checker does not read; it never helps a step).
+
+A fact is visible at a position unless it names a symbol bound there (it is about
+another variable of that name); a moment's schematic indices (i in E[qᵢ] = 0) range
+over every index.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from scaledattn.checker.terms import Term, Unreadable, children, free_vars, read
+
+Fact = tuple[Any, ...]
+
+
+def read_fact(data: Any) -> Fact:
+    """A fact of a certificate (a refusal: Unreadable)."""
+    if not isinstance(data, (list, tuple)) or not data:
+        raise Unreadable(f"a fact is a list, got {data!r}")
+    kind = data[0]
+    if kind in ("independent", "components", "pairs") and len(data) == 2:
+        units = []
+        for u in data[1]:
+            if not (isinstance(u, (list, tuple)) and len(u) == 2 and u[0] in ("rv", "vec")):
+                raise Unreadable(f"a unit of independence is rv or vec, got {u!r}")
+            if kind != "independent" and u[0] != "vec":
+                raise Unreadable("components and pairs are about vectors")
+            units.append((u[0], str(u[1])))
+        return (kind, tuple(units))
+    if kind == "moment" and len(data) == 3:
+        lhs = read(data[1])
+        if lhs[0] not in ("E", "Var", "Cov"):
+            raise Unreadable("a moment is about E, Var or Cov")
+        return ("moment", lhs, read(data[2]))
+    if kind == "positive" and len(data) == 2:
+        s = read(data[1])
+        if s[0] != "sym" or not set("rpi") & set(s[2]):
+            raise Unreadable("positive is declared of a real symbol")
+        return ("positive", s)
+    if kind == "other" and len(data) == 2:
+        return ("other", str(data[1]))
+    raise Unreadable(f"unknown fact {kind!r}")
+
+
+def schematic(fact: Fact) -> frozenset[Term]:
+    """The schematic indices of a moment: index symbols free in its left side, at a qᵢ."""
+    found: set[Term] = set()
+
+    def walk(t: Term) -> None:
+        if t[0] == "comp" and t[2][0] == "sym":
+            found.add(t[2])
+        for p in children(t):
+            walk(t[p])
+
+    walk(fact[1])
+    return frozenset(found & free_vars(fact[1]))
+
+
+def names(fact: Fact) -> frozenset[Term]:
+    """The constants a fact is about."""
+    if fact[0] == "moment":
+        return (free_vars(fact[1]) | free_vars(fact[2])) - schematic(fact)
+    if fact[0] == "positive":
+        return frozenset({fact[1]})
+    return frozenset()
+
+
+@dataclass
+class Scope:
+    """What is bound on the path to a position, and the index pairs kept apart there."""
+
+    bound: frozenset[Term] = frozenset()
+    distinct: frozenset[frozenset[Term]] = frozenset()
+
+    def enter(self, t: Term) -> Scope:
+        """The scope in the body of binder ``t``."""
+        from scaledattn.checker.terms import bound_by
+
+        mine = set(bound_by(t))
+        distinct = frozenset(p for p in self.distinct if not p & mine)
+        if t[0] == "cross":
+            distinct |= {frozenset((t[2], t[3]))}
+        return Scope(self.bound | mine, distinct)
+
+
+@dataclass
+class Env:
+    """The facts of a derivation as seen at one position, and those read so far."""
+
+    facts: tuple[Fact, ...]
+    scope: Scope = field(default_factory=Scope)
+    used: set[int] = field(default_factory=set)
+
+    def visible(self, n: int) -> bool:
+        """Whether fact n may be read here."""
+        return not (names(self.facts[n]) & self.scope.bound)
+
+    def at(self, scope: Scope) -> Env:
+        """The same facts at another position (what is read is shared)."""
+        return Env(self.facts, scope, self.used)
+
+    def declared_positive(self, s: Term) -> bool:
+        """Whether ``s`` is declared positive by a visible fact (marked read)."""
+        for n, f in enumerate(self.facts):
+            if f[0] == "positive" and f[1] == s and self.visible(n):
+                self.used.add(n)
+                return True
+        return False
+
+
+# -------------------------------------------------------------------- signs by form
+
+
+def real(t: Term) -> bool:
+    """Whether ``t`` is real by its form."""
+    tag = t[0]
+    if tag == "num" or tag in ("rv", "comp", "dot", "entry", "bv", "tmp"):
+        return True
+    if tag == "sym":
+        return bool(set("rping") & set(t[2]))
+    if tag in ("add", "mul", "E", "Var", "Cov", "Std", "exp", "abs", "delta", "sum", "cross"):
+        return all(
+            real(t[p]) for p in children(t) if not (tag in ("sum", "cross") and t[p] is t[-1])
+        )
+    if tag == "pow":
+        e = t[2]
+        return real(t[1]) and e[0] == "num" and e[1].denominator == 1 and (e[1] > 0 or False)
+    return False
+
+
+def positive(t: Term, env: Env) -> bool:
+    """T > 0 by its form and the declared positive constants."""
+    tag = t[0]
+    if tag == "num":
+        return bool(t[1] > 0)
+    if tag == "sym":
+        return "p" in t[2] or env.declared_positive(t)
+    if tag == "exp":
+        return real(t[1])
+    if tag == "add":
+        return all(nonnegative(a, env) for a in t[1:]) and any(positive(a, env) for a in t[1:])
+    if tag == "mul":
+        signs = [positive(a, env) or (negative(a, env) and "neg") for a in t[1:]]
+        return all(signs) and sum(s == "neg" for s in signs) % 2 == 0
+    if tag == "pow":
+        e = t[2]
+        if positive(t[1], env):
+            return e[0] == "num" or real(e)
+        return (
+            e[0] == "num"
+            and e[1].denominator == 1
+            and e[1].numerator % 2 == 0
+            and real(t[1])
+            and nonzero(t[1], env)
+        )
+    if tag == "sum":
+        return positive(t[1], env.at(env.scope.enter(t)))
+    return False
+
+
+def negative(t: Term, env: Env) -> bool:
+    """T < 0 by its form."""
+    tag = t[0]
+    if tag == "num":
+        return bool(t[1] < 0)
+    if tag == "sym":
+        return "g" in t[2]
+    if tag == "mul":
+        signs = [positive(a, env) or (negative(a, env) and "neg") for a in t[1:]]
+        return all(signs) and sum(s == "neg" for s in signs) % 2 == 1
+    return False
+
+
+def nonnegative(t: Term, env: Env) -> bool:
+    """T ≥ 0 by its form."""
+    tag = t[0]
+    if positive(t, env) or (tag == "num" and t[1] == 0):
+        return True
+    if tag == "sym":
+        return "n" in t[2]
+    if tag in ("add", "mul"):
+        return all(nonnegative(a, env) for a in t[1:])
+    if tag == "pow":
+        e = t[2]
+        even = e[0] == "num" and e[1].denominator == 1 and e[1].numerator % 2 == 0 and e[1] > 0
+        return (even and real(t[1])) or (nonnegative(t[1], env) and e[0] == "num" and e[1] > 0)
+    if tag in ("Var", "Std", "abs"):
+        return real(t[1])
+    if tag in ("sum", "cross"):
+        return nonnegative(t[1], env.at(env.scope.enter(t)))
+    return False
+
+
+def nonzero(t: Term, env: Env) -> bool:
+    """T ≠ 0 by its form."""
+    tag = t[0]
+    if tag == "num":
+        return bool(t[1] != 0)
+    if tag == "sym" and set("pzg") & set(t[2]):
+        return True
+    if positive(t, env) or negative(t, env):
+        return True
+    if tag == "mul":
+        return all(nonzero(a, env) for a in t[1:])
+    if tag == "pow":
+        return nonzero(t[1], env)
+    return bool(tag == "exp")
+
+
+def defined(t: Term, env: Env) -> str | None:
+    """Why ``t`` may be undefined where the facts hold (a divisor not non-zero), or None."""
+    tag = t[0]
+    if tag == "pow" and t[2][0] == "num" and t[2][1] < 0 and not nonzero(t[1], env):
+        return "a divisor is not non-zero by its form or a declared fact"
+    if tag == "pow" and t[2][0] != "num" and not positive(t[1], env):
+        return "a power with a symbolic exponent of a base not positive"
+    if tag == "log" and not nonzero(t[1], env):
+        return "a logarithm of a term not non-zero by its form"
+    for p in children(t):
+        inner = env.at(env.scope.enter(t)) if p == 1 and tag in ("sum", "cross") else env
+        why = defined(t[p], inner)
+        if why:
+            return why
+    return None

@@ -1,0 +1,353 @@
+"""The checker's normal form: Laurent polynomials over Fraction in opaque atoms.
+
+A term's normal form is a dict {monomial: coefficient}; a monomial is a sorted tuple of
+(atom, exponent) with exponents in Fraction. Atoms are canonical terms: moments
+E(..), Var(..), Cov(..), Std(..), q·k, qᵢ, constants, random variables, exp, log, and
+sums whose bound variables are renamed ``("bv", depth)`` in a canonical order (nested
+sums in every order their bounds allow, a cross sum's two indices both ways): terms
+equal up to renaming bound variables (alpha-equivalence) have one normal form.
+
+- x^(p/q) stays an exponent only for a symbol positive by its type; otherwise a root
+  is the atom ("pow", B, 1/q) with (B^(1/q))^q = B, and 1/B for a sum B the atom
+  ("pow", B, -1). Equal bases in one product are merged first (B·B⁻¹ = 1).
+- Cancelling x·x⁻¹ is sound because every claim is checked defined: each base with a
+  negative exponent is non-zero by the facts (``facts.defined``).
+- ``lin=True`` is the linear normal form the linearity rules are checked by:
+  E[Σ cₖmₖ] = Σ cₖE[mₖ] (cₖ not random), Σᵢ(a·fᵢ + gᵢ) = aΣᵢfᵢ + Σᵢgᵢ (a free of i),
+  Σᵢ c = n·c and Σ_{i≠j} c = n(n − 1)·c.
+"""
+
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+from typing import Any
+
+from scaledattn.checker.terms import Term, Unreadable, free_vars, is_random, num, subst
+
+Mono = tuple[tuple[Term, Fraction], ...]
+Poly = dict[Mono, Fraction]
+
+ONE: Mono = ()
+_KEYS: dict[Term, str] = {}
+_NF: dict[tuple[Term, int, bool], Poly] = {}
+_FRESH = itertools.count()
+ATOMS = {"E", "Var", "Cov", "Std", "exp", "log", "abs", "fn", "dot", "comp", "entry", "delta"}
+
+
+def key(t: Term) -> str:
+    """A total order on terms (their repr)."""
+    k = _KEYS.get(t)
+    if k is None:
+        k = _KEYS[t] = repr(t)
+    return k
+
+
+def const(c: Fraction) -> Poly:
+    """The constant c."""
+    return {ONE: c} if c else {}
+
+
+def atom(a: Term, e: Fraction | int = 1) -> Poly:
+    """The atom a (to a power)."""
+    return {((a, Fraction(e)),): Fraction(1)}
+
+
+def padd(p: Poly, q: Poly, scale: Fraction = Fraction(1)) -> Poly:
+    """P + scale·q."""
+    out = dict(p)
+    for m, c in q.items():
+        v = out.get(m, Fraction(0)) + scale * c
+        if v:
+            out[m] = v
+        else:
+            out.pop(m, None)
+    return out
+
+
+def _mono(m1: Mono, m2: Mono) -> Mono:
+    exps: dict[Term, Fraction] = dict(m1)
+    for a, e in m2:
+        exps[a] = exps.get(a, Fraction(0)) + e
+    return tuple(sorted(((a, e) for a, e in exps.items() if e), key=lambda x: key(x[0])))
+
+
+def pmul(p: Poly, q: Poly, depth: int) -> Poly:
+    """p·q, roots of a power reduced."""
+    out: Poly = {}
+    for m1, c1 in p.items():
+        for m2, c2 in q.items():
+            out = padd(out, _fix(_mono(m1, m2), depth), c1 * c2)
+    return out
+
+
+def _fix(m: Mono, depth: int) -> Poly:
+    """A monomial with (B^(1/q))^k for |k| ≥ q and (B⁻¹)^(−k) multiplied out."""
+    for n, (a, e) in enumerate(m):
+        if a[0] != "pow" or a[2][0] != "num":
+            continue
+        r = a[2][1]
+        rest = m[:n] + m[n + 1 :]
+        if r == -1 and e < 0:
+            return pmul({rest: Fraction(1)}, ppow(nf(a[1], depth), -e, depth), depth)
+        if r.numerator == 1 and r.denominator > 1 and abs(e) >= r.denominator:
+            q = r.denominator
+            whole = e.numerator // (q * e.denominator)
+            left = e - whole * q
+            base = ppow(nf(a[1], depth), Fraction(whole), depth)
+            return pmul(
+                pmul({rest: Fraction(1)}, base, depth),
+                atom(a, left) if left else const(Fraction(1)),
+                depth,
+            )
+    return {m: Fraction(1)}
+
+
+def _iroot(n: int, q: int) -> tuple[int, int]:
+    """(f, rest) with n = f^q·rest, f the largest found by trial division below 1000."""
+    f, rest, p = 1, n, 2
+    while p < 1000 and p**q <= rest:
+        while rest % p**q == 0:
+            rest //= p**q
+            f *= p
+        p += 1
+    r = round(rest ** (1 / q))
+    for g in (r - 1, r, r + 1):
+        if g > 1 and g**q == rest:
+            return f * g, 1
+    return f, rest
+
+
+def _num_power(c: Fraction, e: Fraction) -> Poly:
+    """c^e for c > 0: a Fraction, or a Fraction times the atom (root of an integer)."""
+    p, q = e.numerator, e.denominator
+    base = c**p
+    a, b = base.numerator, base.denominator
+    top = a * b ** (q - 1)  # (a/b)^(1/q) = (a·b^(q−1))^(1/q) / b
+    f, rest = _iroot(top, q)
+    coeff = Fraction(f, b)
+    if rest == 1:
+        return const(coeff)
+    return {((("pow", num(rest), num(Fraction(1, q))), Fraction(1)),): coeff}
+
+
+def _positive_atom(a: Term) -> bool:
+    return a[0] == "sym" and "p" in a[2]
+
+
+def ppow(p: Poly, e: Fraction, depth: int) -> Poly:
+    """p^e for a number e."""
+    if e == 0:
+        return const(Fraction(1))
+    if not p:
+        if e > 0:
+            return {}
+        return atom(("pow", num(0), num(-1)))  # never defined: refused by ``defined``
+    if len(p) == 1:
+        ((m, c),) = p.items()
+        if e.denominator == 1:
+            return pmul(const(c**e.numerator), _fix(tuple((a, x * e) for a, x in m), depth), depth)
+        # (a·b)^e = a^e·b^e for a > 0: the positive constants and factor come out
+        pos = tuple((a, x * e) for a, x in m if _positive_atom(a))
+        rest: Poly = {tuple(y for y in m if not _positive_atom(y[0])): c if c < 0 else Fraction(1)}
+        out = pmul(_num_power(c, e) if c > 0 else const(Fraction(1)), _fix(pos, depth), depth)
+        if rest != {ONE: Fraction(1)}:
+            root = ("pow", to_term(rest), num(Fraction(1, e.denominator)))
+            out = pmul(out, _fix(((root, Fraction(e.numerator)),), depth), depth)
+        return out
+    if e.denominator == 1 and e > 0:
+        out = const(Fraction(1))
+        for _ in range(int(e)):
+            out = pmul(out, p, depth)
+        return out
+    base = to_term(p)
+    if e.denominator == 1:
+        return atom(("pow", base, num(-1)), -e)
+    return _fix((((("pow", base, num(Fraction(1, e.denominator))), Fraction(e.numerator)),)), depth)
+
+
+def mono_term(m: Mono, c: Fraction) -> Term:
+    """The canonical term of c·m."""
+    factors: list[Term] = [] if c == 1 and m else [num(c)]
+    factors += [a if e == 1 else ("pow", a, num(e)) for a, e in m]
+    return factors[0] if len(factors) == 1 else ("mul", *factors)
+
+
+def to_term(p: Poly) -> Term:
+    """The canonical term of a normal form."""
+    if not p:
+        return num(0)
+    parts = sorted((mono_term(m, c) for m, c in p.items()), key=key)
+    return parts[0] if len(parts) == 1 else ("add", *parts)
+
+
+def canon(t: Term, depth: int = 0, lin: bool = False) -> Term:
+    """The canonical term of ``t``: equal for terms equal in normal form."""
+    return to_term(nf(t, depth, lin))
+
+
+def nf(t: Term, depth: int = 0, lin: bool = False) -> Poly:
+    """The normal form of ``t`` (bound variables numbered from ``depth``)."""
+    k = (t, depth, lin)
+    found = _NF.get(k)
+    if found is None:
+        if len(_NF) > 200_000:
+            _NF.clear()
+        found = _NF[k] = _nf(t, depth, lin)
+    return found
+
+
+def _nf(t: Term, depth: int, lin: bool) -> Poly:
+    tag = t[0]
+    if tag == "num":
+        return const(t[1])
+    if tag in ("sym", "rv", "bv", "tmp"):
+        return atom(t)
+    if tag == "add":
+        out: Poly = {}
+        for a in t[1:]:
+            out = padd(out, nf(a, depth, lin))
+        return out
+    if tag == "mul":
+        return _product(t, depth, lin)
+    if tag == "pow":
+        if t[2][0] == "num":
+            return ppow(nf(t[1], depth, lin), t[2][1], depth)
+        return atom(("pow", canon(t[1], depth, lin), canon(t[2], depth, lin)))
+    if tag == "E" and lin:
+        return _linear_mean(nf(t[1], depth, True), depth)
+    if tag in ATOMS:
+        return atom(_canon_args(t, depth, lin))
+    if tag in ("sum", "cross"):
+        return _linear_sum(t, depth) if lin else atom(_canon_sum(t, depth))
+    raise Unreadable(f"a proposition ({tag}) where an expression is expected")
+
+
+def _canon_args(t: Term, depth: int, lin: bool) -> Term:
+    if t[0] == "delta":  # δ_ab = δ_ba
+        a, b = sorted((canon(t[1], depth, lin), canon(t[2], depth, lin)), key=key)
+        return ("delta", a, b)
+    from scaledattn.checker.terms import children, remake
+
+    pos = children(t)
+    return remake(t, [canon(t[p], depth, lin) for p in pos])
+
+
+def _product(t: Term, depth: int, lin: bool) -> Poly:
+    """A product with equal bases merged first (B·B⁻¹ = 1), then multiplied out."""
+    groups: dict[Term, tuple[Poly, Fraction]] = {}
+    stack = list(t[1:])
+    while stack:
+        f = stack.pop()
+        if f[0] == "mul":
+            stack.extend(f[1:])
+            continue
+        base, e = (f[1], f[2][1]) if f[0] == "pow" and f[2][0] == "num" else (f, Fraction(1))
+        p = nf(base, depth, lin)
+        k = to_term(p)
+        old = groups.get(k)
+        groups[k] = (p, e + (old[1] if old else 0))
+    out = const(Fraction(1))
+    for p, e in groups.values():
+        out = pmul(out, ppow(p, e, depth), depth)
+    return out
+
+
+def _canon_sum(t: Term, depth: int) -> Term:
+    if t[0] == "cross":
+        best = None
+        for i, j in ((t[2], t[3]), (t[3], t[2])):
+            mapping = {i: ("bv", depth), j: ("bv", depth + 1)}
+            body = canon(subst(t[1], mapping), depth + 2)
+            cand = ("cross", body, ("bv", depth), ("bv", depth + 1), canon(t[4], depth))
+            best = cand if best is None or key(cand) < key(best) else best
+        assert best is not None
+        return best
+    binders: list[tuple[Term, Term]] = []
+    e = t
+    while e[0] == "sum":
+        m = ("tmp", next(_FRESH))
+        binders.append((m, e[3]))
+        e = subst(e[1], {e[2]: m})
+    orders: Any = itertools.permutations(binders) if len(binders) <= 4 else [binders]
+    best = None
+    chain = {m for m, _ in binders}
+    for order in orders:
+        outer: set[Term] = set()
+        valid = True
+        for m, up in order:
+            if (free_vars(up) & chain) - outer:
+                valid = False
+                break
+            outer.add(m)
+        if not valid:
+            continue
+        mapping = {m: ("bv", depth + n) for n, (m, _) in enumerate(order)}
+        inner = canon(subst(e, mapping), depth + len(order))
+        for n in reversed(range(len(order))):
+            inner = ("sum", inner, ("bv", depth + n), canon(subst(order[n][1], mapping), depth + n))
+        best = inner if best is None or key(inner) < key(best) else best
+    assert best is not None
+    return best
+
+
+def _linear_sum(t: Term, depth: int) -> Poly:
+    """Σ split into its monomials, the factors free of the indices (and not random) out."""
+    cross = t[0] == "cross"
+    mine = [("bv", depth), ("bv", depth + 1)] if cross else [("bv", depth)]
+    mapping = dict(zip(t[2:-1], mine, strict=True))
+    body = nf(subst(t[1], mapping), depth + len(mine), True)
+    n = nf(t[-1], depth, True)
+    count = pmul(n, padd(n, const(Fraction(-1))), depth) if cross else n
+    out: Poly = {}
+    for m, c in body.items():
+        inside = tuple((a, e) for a, e in m if set(mine) & free_vars(a) or is_random(a))
+        outside = tuple((a, e) for a, e in m if (a, e) not in inside)
+        part = nf(mono_term(outside, c), depth, True)
+        if inside:
+            s = (t[0], mono_term(inside, Fraction(1)), *mine, to_term(n))
+            part = pmul(part, atom(s), depth)
+        else:
+            part = pmul(part, count, depth)
+        out = padd(out, part)
+    return out
+
+
+def _linear_mean(p: Poly, depth: int) -> Poly:
+    """E[Σ cₖmₖ] = Σ cₖ·const(mₖ)·E[random part of mₖ], E[Σᵢ fᵢ] = Σᵢ E[fᵢ]."""
+    out: Poly = {}
+    for m, c in p.items():
+        rand = tuple((a, e) for a, e in m if is_random(a))
+        fixed = tuple((a, e) for a, e in m if not is_random(a))
+        part = nf(mono_term(fixed, c), depth, True)
+        if len(rand) == 1 and rand[0][1] == 1 and rand[0][0][0] in ("sum", "cross"):
+            s = rand[0][0]
+            part = pmul(part, nf((s[0], ("E", s[1]), *s[2:]), depth, True), depth)
+        elif rand:
+            part = pmul(part, atom(("E", mono_term(rand, Fraction(1)))), depth)
+        out = padd(out, part)
+    return out
+
+
+def same(a: Term, b: Term, lin: bool = False) -> bool:
+    """Whether two terms have one normal form."""
+    return nf(a, 0, lin) == nf(b, 0, lin)
+
+
+def prop_key(p: Term) -> Any:
+    """Propositions compared: an equation up to a non-zero factor, a disjunction as a set."""
+    tag = p[0]
+    if tag == "eq":
+        d = nf(("add", p[1], ("mul", num(-1), p[2])))
+        if not d:
+            return ("true",)
+        first = min(d, key=lambda m: key(mono_term(m, Fraction(1))))
+        lead = d[first]
+        return ("eq", to_term({m: c / lead for m, c in d.items()}))
+    if tag == "or":
+        return ("or", frozenset(prop_key(a) for a in p[1:]))
+    if tag == "true":
+        return ("true",)
+    if tag == "false":
+        return ("eq", num(1))
+    raise Unreadable(f"an expression ({tag}) where a proposition is expected")

@@ -1,0 +1,263 @@
+"""Drive a certificate: each step's instances checked and replaced, the sides compared.
+
+For a step ``prev → claim`` by rule R with instances ``lᵢ → rᵢ`` (``forward``, applied
+to prev, in order) and ``backward`` (applied to the claim), the checker
+
+1. checks the claim defined (each divisor non-zero by its form or a declared fact);
+2. replaces, in order, each node of prev equal to lᵢ in normal form (or a sub-product
+   of a product, for a product lᵢ) by rᵢ, where lᵢ → rᵢ is an instance of R's schema
+   at that node (bound indices, index pairs kept apart, visible facts), rᵢ is defined
+   there and binds nothing free that a binder around the node would capture;
+3. accepts when prev and the claim, so rewritten, have one normal form (propositions:
+   one key, an equation up to a non-zero factor).
+
+The chain starts at the statement's left side and ends at its right side. A theorem
+used as a rule (``theorem:NAME``) is the certificate of that theorem (``lemmas``),
+checked first; its instances are its sides, where the facts it read are declared here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from scaledattn.checker.facts import Env, Fact, Scope, defined, read_fact
+from scaledattn.checker.normal import nf, prop_key, same
+from scaledattn.checker.schemas import ON_PROPOSITIONS, SCHEMAS
+from scaledattn.checker.terms import Term, Unreadable, children, free_vars, mul, read, remake
+
+FORMAT = 1
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Why the checker refuses: the derivation, the step (0: the statement), the rule."""
+
+    theorem: str
+    step: int
+    rule: str
+    reason: str
+
+    def __str__(self) -> str:
+        where = f"step {self.step} ({self.rule})" if self.step else "the statement"
+        return f"{self.theorem}, {where}: {self.reason}"
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The checker's verdict on a certificate."""
+
+    name: str
+    refusal: Refusal | None
+    used: frozenset[int] = frozenset()
+    facts: tuple[Fact, ...] = ()
+    statement: tuple[Term, Term] | None = None
+
+    @property
+    def ok(self) -> bool:
+        """True when every step and the statement were accepted."""
+        return self.refusal is None
+
+
+@dataclass
+class _Instance:
+    lhs: Term
+    rhs: Term
+    cited: tuple[int, ...]
+    by: tuple[Term, ...]
+    why: str | None = None
+    memo: dict[Any, str | None] = field(default_factory=dict)
+
+
+class _Refused(Exception):
+    pass
+
+
+def _read_instance(data: Any, nfacts: int) -> _Instance:
+    if not isinstance(data, dict) or not {"lhs", "rhs"} <= set(data):
+        raise Unreadable("an instance is a mapping with lhs and rhs")
+    cited = tuple(int(n) for n in data.get("facts", ()))
+    if any(not 0 <= n < nfacts for n in cited):
+        raise Unreadable("an instance cites a fact that is not declared")
+    by = tuple(read(t) for t in data.get("by", ()))
+    return _Instance(read(data["lhs"]), read(data["rhs"]), cited, by)
+
+
+def _valid(rule: str, inst: _Instance, env: Env, lemmas: dict[str, Verdict]) -> str | None:
+    memo_key = (env.scope.bound, env.scope.distinct)
+    if memo_key in inst.memo:
+        return inst.memo[memo_key]
+    why = _schema(rule, inst, env, lemmas)
+    if why is None:
+        why = defined(inst.rhs, env)
+    if why is None:
+        escaping = (free_vars(inst.rhs) - free_vars(inst.lhs)) & env.scope.bound
+        why = "the replacement names a variable bound here" if escaping else None
+    inst.memo[memo_key] = why
+    return why
+
+
+def _schema(rule: str, inst: _Instance, env: Env, lemmas: dict[str, Verdict]) -> str | None:
+    if rule.startswith("theorem:"):
+        lemma = lemmas.get(rule[8:])
+        if lemma is None or not lemma.ok or lemma.statement is None:
+            return "the theorem it cites is not among the checked lemmas"
+        for n in lemma.used:
+            fact = lemma.facts[n]
+            here = [m for m, f in enumerate(env.facts) if f == fact and env.visible(m)]
+            if not here:
+                return "a fact the theorem read is not declared (or not visible) here"
+            env.used.add(here[0])
+        lhs, rhs = lemma.statement
+        if not (same(lhs, inst.lhs) and same(rhs, inst.rhs)):
+            return "the instance is not the theorem's statement"
+        return None
+    schema = SCHEMAS.get(rule)
+    if schema is None:
+        return f"the checker has no schema for rule {rule}"
+    if rule == "clear_denominator":
+        return schema(inst.lhs, inst.rhs, inst.cited, env, inst.by)  # type: ignore[no-any-return]
+    return schema(inst.lhs, inst.rhs, inst.cited, env)  # type: ignore[no-any-return]
+
+
+def _matches(t: Term, lhs: Term) -> bool:
+    arith = ("add", "mul", "pow")
+    if t[0] != lhs[0] and not (t[0] in arith and lhs[0] in arith):
+        return False
+    return nf(t) == nf(lhs)
+
+
+def _flat(t: Term) -> list[Term]:
+    if t[0] == "mul":
+        return [f for a in t[1:] for f in _flat(a)]
+    e = t[2] if t[0] == "pow" else None
+    if e is not None and e[0] == "num" and e[1].denominator == 1 and 2 <= e[1] <= 64:
+        return [t[1]] * int(e[1])
+    return [t]
+
+
+def _replace(t: Term, rule: str, inst: _Instance, env: Env, lemmas: dict[str, Verdict]) -> Term:
+    """``t`` with every node equal to the instance's lhs (where it is valid) replaced."""
+    if _matches(t, inst.lhs):
+        why = _valid(rule, inst, env, lemmas)
+        if why is None:
+            return inst.rhs
+        inst.why = inst.why or why
+    if t[0] == "mul" and inst.lhs[0] in ("mul", "pow"):
+        factors, wanted = _flat(t), _flat(inst.lhs)
+        left = list(factors)
+        for w in wanted:
+            hit = next((n for n, f in enumerate(left) if nf(f) == nf(w)), None)
+            if hit is None:
+                break
+            left.pop(hit)
+        else:
+            if left and len(left) < len(factors):
+                why = _valid(rule, inst, env, lemmas)
+                if why is None:
+                    return mul(inst.rhs, *left)
+                inst.why = inst.why or why
+    pos = children(t)
+    if not pos:
+        return t
+    inner = env.at(env.scope.enter(t)) if t[0] in ("sum", "cross") else env
+    new = [_replace(t[p], rule, inst, inner if p == 1 else env, lemmas) for p in pos]
+    return remake(t, new)
+
+
+def _apply(
+    t: Term, rule: str, insts: list[_Instance], env: Env, lemmas: dict[str, Verdict]
+) -> Term:
+    for inst in insts:
+        if rule in ON_PROPOSITIONS:
+            why = (
+                _valid(rule, inst, env, lemmas) if prop_key(t) == prop_key(inst.lhs) else "no match"
+            )
+            if why is not None:
+                raise _Refused(f"the instance is not one of the rule: {why}")
+            t = inst.rhs
+        else:
+            t = _replace(t, rule, inst, env, lemmas)
+    return t
+
+
+def _equal(kind: str, a: Term, b: Term) -> bool:
+    return prop_key(a) == prop_key(b) if kind == "iff" else nf(a) == nf(b)
+
+
+def _defined(kind: str, t: Term, env: Env) -> str | None:
+    if kind == "iff":
+        parts = [t] if t[0] != "or" else list(t[1:])
+        for p in parts:
+            if p[0] == "eq":
+                for side in p[1:]:
+                    nf(side)  # an expression, or Unreadable
+                    why = defined(side, env)
+                    if why:
+                        return why
+            elif p[0] not in ("true", "false"):
+                raise Unreadable(f"a chain of equivalences claims equations, got {p[0]}")
+        return None
+    nf(t)
+    return defined(t, env)
+
+
+def check_certificate(cert: Any, lemmas: dict[str, Verdict] | None = None) -> Verdict:
+    """The checker's verdict on a certificate (its lemmas checked first)."""
+    name = str(cert.get("name", "?")) if isinstance(cert, dict) else "?"
+    known: dict[str, Verdict] = dict(lemmas or {})
+    step, rule = 0, ""
+    try:
+        if not isinstance(cert, dict) or cert.get("format") != FORMAT:
+            raise Unreadable(f"not a certificate of format {FORMAT}")
+        for sub in cert.get("lemmas", ()):
+            if str(sub.get("name")) not in known:
+                verdict = check_certificate(sub, known)
+                if not verdict.ok:
+                    return Verdict(
+                        name, Refusal(name, 0, "", f"its lemma is refused: {verdict.refusal}")
+                    )
+                known[verdict.name] = verdict
+        kind = cert["kind"]
+        if kind not in ("calc", "iff"):
+            raise Unreadable("a certificate's kind is calc or iff")
+        facts = tuple(read_fact(f) for f in cert["facts"])
+        env = Env(facts, Scope())
+        lhs, rhs = read(cert["lhs"]), read(cert["rhs"])
+        prev = lhs
+        for why in (_defined(kind, lhs, env), _defined(kind, rhs, env)):
+            if why:
+                raise _Refused(why)
+        steps = cert["steps"]
+        if not steps:
+            raise _Refused("a derivation needs at least one step")
+        for step, data in enumerate(steps, start=1):  # noqa: B007 - read by the refusal
+            rule = str(data["rule"])
+            if rule.startswith("axiom:"):
+                raise _Refused("an axiom is taken on trust: the checker does not check it")
+            claim = read(data["claim"])
+            why = _defined(kind, claim, env)
+            if why:
+                raise _Refused(f"the claim may be undefined: {why}")
+            fwd = [_read_instance(i, len(facts)) for i in data.get("forward", ())]
+            back = [_read_instance(i, len(facts)) for i in data.get("backward", ()) or ()]
+            if rule == "ring" and (fwd or back):
+                raise _Refused("ring algebra has no instances")
+            a = _apply(prev, rule, fwd, env, known)
+            b = _apply(claim, rule, back, env, known) if back else claim
+            if not (_equal(kind, a, claim) or _equal(kind, prev, b) or _equal(kind, a, b)):
+                whys = [i.why for i in fwd + back if i.why]
+                detail = f" ({whys[0]})" if whys else ""
+                raise _Refused(f"the claim is not what the rule's instances give{detail}")
+            prev = claim
+        step, rule = 0, ""
+        if not _equal(kind, prev, rhs):
+            raise _Refused("the chain does not end at the statement's right side")
+    except _Refused as err:
+        return Verdict(name, Refusal(name, step, rule, str(err)))
+    except (Unreadable, KeyError, TypeError, ValueError, RecursionError) as err:
+        kind_of = "" if isinstance(err, Unreadable) else f"{type(err).__name__}: "
+        return Verdict(
+            name, Refusal(name, step, rule, f"cannot read the certificate: {kind_of}{err}")
+        )
+    return Verdict(name, None, frozenset(env.used), facts, (lhs, rhs))
