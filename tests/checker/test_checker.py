@@ -24,7 +24,7 @@ CHECKER_LINE_BUDGET = 1500
 # the checker's term syntax, written by hand
 X, Y = ["rv", "X"], ["rv", "Y"]
 D = ["sym", "d_k", "inprz"]
-I, J = ["sym", "i", "inprz"], ["sym", "j", "inprz"]
+II, JJ = ["sym", "i", "inprz"], ["sym", "j", "inprz"]
 C = ["sym", "c", "r"]
 
 
@@ -45,7 +45,11 @@ def cert(lhs: Any, rhs: Any, steps: list[tuple[str, Any, list[Any]]], facts: Any
         "lhs": lhs,
         "rhs": rhs,
         "steps": [
-            {"rule": r, "claim": c, "forward": [dict(lhs=a, rhs=b, facts=f) for a, b, f in inst]}
+            {
+                "rule": r,
+                "claim": c,
+                "forward": [{"lhs": a, "rhs": b, "facts": f} for a, b, f in inst],
+            }
             for r, c, inst in steps
         ],
     }
@@ -74,9 +78,10 @@ def _code_lines(path: Path) -> int:
     docs = set()
     for node in ast.walk(tree):
         body = getattr(node, "body", None)
-        if isinstance(body, list) and body and isinstance(body[0], ast.Expr):
-            if isinstance(body[0].value, ast.Constant) and isinstance(body[0].value.value, str):
-                docs |= set(range(body[0].lineno, (body[0].end_lineno or body[0].lineno) + 1))
+        first = body[0] if isinstance(body, list) and body else None
+        value = first.value if isinstance(first, ast.Expr) else None
+        if first is not None and isinstance(value, ast.Constant) and isinstance(value.value, str):
+            docs |= set(range(first.lineno, (first.end_lineno or first.lineno) + 1))
     lines = path.read_text(encoding="utf-8").splitlines()
     return sum(
         1
@@ -96,11 +101,15 @@ ACCEPTED = [
     ("std_def", ["Std", X], ["pow", ["Var", X], n("1/2")]),
     ("expectation_linear", E(["add", X, ["mul", n(2), Y]]), ["add", E(X), ["mul", n(2), E(Y)]]),
     ("variance_const_mul", ["Var", ["mul", n(3), X]], ["mul", n(9), ["Var", X]]),
-    ("dot_def", ["dot", "q", "k", D], ["sum", ["mul", ["comp", "q", J], ["comp", "k", J]], J, D]),
-    ("count_terms", ["sum", C, I, D], ["mul", D, C]),
+    (
+        "dot_def",
+        ["dot", "q", "k", D],
+        ["sum", ["mul", ["comp", "q", JJ], ["comp", "k", JJ]], JJ, D],
+    ),
+    ("count_terms", ["sum", C, II, D], ["mul", D, C]),
     (
         "sum_unroll",
-        ["sum", ["comp", "q", I], I, n(2)],
+        ["sum", ["comp", "q", II], II, n(2)],
         ["add", ["comp", "q", n(1)], ["comp", "q", n(2)]],
     ),
 ]
@@ -120,8 +129,8 @@ REFUSED = [
     ("expectation_linear", E(["mul", X, Y]), ["mul", E(X), E(Y)]),
     ("variance_const_mul", ["Var", ["mul", n(3), X]], ["mul", n(3), ["Var", X]]),
     # the cross sum has d_k(d_k − 1) terms, not d_k²
-    ("count_terms", ["cross", C, I, J, D], ["mul", ["pow", D, n(2)], C]),
-    ("sum_unroll", ["sum", ["comp", "q", I], I, n(2)], ["comp", "q", n(1)]),
+    ("count_terms", ["cross", C, II, JJ, D], ["mul", ["pow", D, n(2)], C]),
+    ("sum_unroll", ["sum", ["comp", "q", II], II, n(2)], ["comp", "q", n(1)]),
     ("ring", ["add", X, X], X),
 ]
 
@@ -142,30 +151,31 @@ def test_an_undeclared_independence_is_refused() -> None:
     facts = [["independent", [["rv", "X"], ["rv", "Y"]]]]
     assert check_certificate(one("expectation_mul_of_indep", lhs, rhs, facts, [0])).ok
     uncited = check_certificate(one("expectation_mul_of_indep", lhs, rhs, facts, []))
-    assert not uncited.ok and "independence" in str(uncited.refusal)
+    assert not uncited.ok
+    assert "independence" in str(uncited.refusal)
 
 
 def test_a_moment_is_substituted_only_as_declared() -> None:
-    facts = [["moment", E(["comp", "q", I]), n(0)]]
-    lhs = E(["comp", "q", J])
+    facts = [["moment", E(["comp", "q", II]), n(0)]]
+    lhs = E(["comp", "q", JJ])
     assert check_certificate(one("substitute_moment", lhs, n(0), facts, [0])).ok
     assert not check_certificate(one("substitute_moment", lhs, n(1), facts, [0])).ok
 
 
 def test_components_with_one_index_are_not_independent_outside_a_cross_sum() -> None:
     facts = [["components", [["vec", "q"]]]]
-    body = E(["mul", ["comp", "q", I], ["comp", "q", J]])
-    split = ["mul", E(["comp", "q", I]), E(["comp", "q", J])]
+    body = E(["mul", ["comp", "q", II], ["comp", "q", JJ]])
+    split = ["mul", E(["comp", "q", II]), E(["comp", "q", JJ])]
     inst = [(body, split, [0])]
     cross = cert(
-        ["cross", body, I, J, D],
-        ["cross", split, I, J, D],
-        [("expectation_mul_of_indep", ["cross", split, I, J, D], inst)],
+        ["cross", body, II, JJ, D],
+        ["cross", split, II, JJ, D],
+        [("expectation_mul_of_indep", ["cross", split, II, JJ, D], inst)],
         facts,
     )
     assert check_certificate(cross).ok
-    plain = ["sum", ["sum", body, J, D], I, D]
-    double = ["sum", ["sum", split, J, D], I, D]
+    plain = ["sum", ["sum", body, JJ, D], II, D]
+    double = ["sum", ["sum", split, JJ, D], II, D]
     wrong = cert(plain, double, [("expectation_mul_of_indep", double, inst)], facts)
     assert not check_certificate(wrong).ok
 
@@ -184,23 +194,27 @@ def test_the_positive_root_is_kept_and_c_equal_d_k_is_refused() -> None:
     bad["steps"][-1]["claim"] = ["eq", ["sym", "c", "r"], D]
     bad["rhs"] = ["eq", ["sym", "c", "r"], D]
     verdict = check_certificate(bad)
-    assert verdict.refusal is not None and verdict.refusal.step == 4
+    assert verdict.refusal is not None
+    assert verdict.refusal.step == 4
     assert verdict.refusal.rule == "exclude_by_sign"
 
 
 def test_a_divisor_not_known_non_zero_is_refused() -> None:
     lhs = ["mul", X, ["pow", C, n(-1)], C]
     verdict = check_certificate(cert(lhs, X, [("ring", X, [])]))
-    assert not verdict.ok and "divisor" in str(verdict.refusal)
+    assert not verdict.ok
+    assert "divisor" in str(verdict.refusal)
     declared = cert(lhs, X, [("ring", X, [])], [["positive", C]])
     assert check_certificate(declared).ok
 
 
 def test_an_axiom_is_never_checked() -> None:
     verdict = check_certificate(cert(["Var", X], n(0), [("axiom:zero", n(0), [])]))
-    assert not verdict.ok and "axiom" in str(verdict.refusal)
+    assert not verdict.ok
+    assert "axiom" in str(verdict.refusal)
 
 
 def test_a_certificate_outside_the_grammar_is_unreadable() -> None:
     verdict = check_certificate(cert(["eval", "1"], n(1), [("ring", n(1), [])]))
-    assert not verdict.ok and "cannot read" in str(verdict.refusal)
+    assert not verdict.ok
+    assert "cannot read" in str(verdict.refusal)
