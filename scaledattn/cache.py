@@ -44,7 +44,7 @@ from pathlib import Path
 from typing import Any
 
 #: Bump when the layout of a record changes.
-FORMAT = 2
+FORMAT = 3
 #: Environment variables that turn the cache off.
 OFF = ("SCALEDATTN_NO_CACHE", "SCALEDATTN_FRESH_CACHES", "MUTANT_UNDER_TEST")
 
@@ -274,6 +274,10 @@ class Checked:
     comparisons: int
     #: The axioms (unchecked rules, ``axiom(...)``) the theorem rests on; empty if none.
     axioms: tuple[str, ...] = ()
+    #: The kernel's certificate (``scaledattn.certificate``), or why none could be
+    #: written: kept, and re-checked by the checker every time it is read (``second``).
+    certificate: Any = None
+    unwritten: str = ""
 
     def as_record(self) -> dict[str, Any]:
         """JSON data (the inverse of :meth:`from_record`)."""
@@ -288,6 +292,8 @@ class Checked:
             "settings": self.settings,
             "comparisons": self.comparisons,
             "axioms": list(self.axioms),
+            "certificate": self.certificate,
+            "unwritten": self.unwritten,
         }
 
     @classmethod
@@ -304,6 +310,8 @@ class Checked:
             int(data["settings"]),
             int(data["comparisons"]),
             tuple(str(x) for x in data["axioms"]),
+            data["certificate"],
+            str(data["unwritten"]),
         )
 
 
@@ -333,7 +341,16 @@ def _compute(module: Any, derivation: Any) -> Checked:
     from scaledattn.numeric.evidence import evidence_line
     from scaledattn.render import to_json
 
+    from scaledattn.certificate import certificate
+    from scaledattn.errors import CannotCertify
+
     result = audit_of(derivation)
+    cert, unwritten = None, ""
+    if result.verified:
+        try:
+            cert = certificate(result)
+        except CannotCertify as err:
+            unwritten = str(err)
     w = witness_of(module, derivation)
     evaluated = [s for s in w.settings if not s.unsupported]
     # The audit as data (``check --json``) is the json rendering, made when asked
@@ -349,7 +366,43 @@ def _compute(module: Any, derivation: Any) -> Checked:
         settings=len(evaluated),
         comparisons=sum(len(s.steps) for s in evaluated),
         axioms=tuple(sorted(result.theorem.axioms)) if result.theorem else (),
+        certificate=cert,
+        unwritten=unwritten,
     )
+
+
+_SECOND: dict[tuple[int, int], tuple[Any, Checked, str]] = {}
+
+
+def second(derivation: Any, result: Checked) -> str:
+    """The checker's word on a kernel verdict: "checked", "unread: why" or "refused: why".
+
+    The certificate (computed now or kept) is checked by the checker, and its statement
+    must be the derivation's own: a kept record is trusted no further than that.
+    """
+    hit = _SECOND.get((id(derivation), id(result)))
+    if hit is not None and hit[0] is derivation and hit[1] is result:
+        return hit[2]
+    from scaledattn.certificate import term
+    from scaledattn.checker import check_certificate
+    from scaledattn.kernel.expr import rebuild
+
+    if result.certificate is None:
+        word = f"unread: {result.unwritten or 'no certificate'}"
+    else:
+        verdict = check_certificate(result.certificate)
+        st = derivation.statement
+        sides = [term(rebuild(st.lhs)), term(rebuild(st.rhs))]
+        cert = result.certificate
+        if verdict.refusal is not None:
+            reason = str(verdict.refusal)
+            word = f"unread: {reason}" if "no schema" in reason else f"refused: {reason}"
+        elif [cert.get("lhs"), cert.get("rhs")] != sides or cert.get("name") != derivation.name:
+            word = "refused: the certificate is not of this derivation's statement"
+        else:
+            word = "checked"
+    _SECOND[(id(derivation), id(result))] = (derivation, result, word)
+    return word
 
 
 def _known(module: Any, derivation: Any) -> Checked | None:

@@ -12,7 +12,7 @@ import json
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
-from scaledattn.cli.exits import EXIT_FAILED, EXIT_MODULO_AXIOM, EXIT_OK
+from scaledattn.cli.exits import EXIT_FAILED, EXIT_INTERNAL, EXIT_MODULO_AXIOM, EXIT_OK
 
 if TYPE_CHECKING:
     from scaledattn.cache import Checked
@@ -137,6 +137,14 @@ def cmd_check(args: argparse.Namespace) -> int:
     kept = store()
     if kept is not None:
         kept.save()
+    from scaledattn.cache import second
+
+    alarms = [(d, second(d, c)) for _, d, c in rows if c.verified]
+    alarms = [(d, word) for d, word in alarms if word.startswith("refused")]
+    if alarms:
+        for d, word in alarms:
+            print(f"ALARM: the kernel accepts {d.name} but the checker {word}; please report")
+        return EXIT_INTERNAL
     verified = all(c.verified for _, _, c in rows)
     agrees = not any(c.refuted for _, _, c in rows)
     axioms = any(c.axioms for _, _, c in rows)
@@ -163,12 +171,16 @@ def _check_table(rows: list[tuple[str, Any, Checked]], brief: bool) -> None:
     from scaledattn.numeric.montecarlo import Z_AGREE
     from scaledattn.render.display import modulo_axioms
 
+    from scaledattn.cache import second
+
     width = max(len(d.name) for _, d, _ in rows)
-    print(f"{'theorem':<{width}}  steps  kernel    numbers  statement")
+    print(f"{'theorem':<{width}}  steps  kernel    checker  numbers  statement")
+    doubly = [d.name for _, d, c in rows if c.verified and second(d, c) == "checked"]
     for _, d, c in rows:
         verdict = "VERIFIED" if c.verified else "REJECTED"
+        verdict += "  CHECKED" if d.name in doubly else "  UNREAD " if c.verified else "  —      "
         numbers = "AGREE" if c.agrees else "DIFFER" if c.refuted else "—"
-        print(f"{d.name:<{width}}  {len(d.steps):>5}  {verdict:<8}  {numbers:<7}  {_statement(d)}")
+        print(f"{d.name:<{width}}  {len(d.steps):>5}  {verdict:<17}  {numbers:<7}  {_statement(d)}")
         if not brief:
             for line in c.lines:
                 print("    " + line)
@@ -187,6 +199,12 @@ def _check_table(rows: list[tuple[str, Any, Checked]], brief: bool) -> None:
         print(
             f"All {len(rows)} derivations of {modules} theorems verified:"
             f" {total} steps, each checked by the kernel."
+        )
+        unread = [d.name for _, d, _ in rows if d.name not in doubly]
+        print(
+            f"VERIFIED (kernel + checker): {len(doubly)} of them, re-checked by the independent"
+            " checker (docs/trust.md)"
+            + (f"; the checker cannot read yet: {', '.join(unread)}." if unread else ".")
         )
     for _, d, c in rows:
         if c.axioms:
