@@ -337,12 +337,11 @@ def witness_of(module: Any, derivation: Any) -> Any:
 
 
 def _compute(module: Any, derivation: Any) -> Checked:
+    from scaledattn.certificate import certificate
     from scaledattn.derive import audit_of
+    from scaledattn.errors import CannotCertify
     from scaledattn.numeric.evidence import evidence_line
     from scaledattn.render import to_json
-
-    from scaledattn.certificate import certificate
-    from scaledattn.errors import CannotCertify
 
     result = audit_of(derivation)
     cert, unwritten = None, ""

@@ -168,10 +168,9 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def _check_table(rows: list[tuple[str, Any, Checked]], brief: bool) -> None:
+    from scaledattn.cache import second
     from scaledattn.numeric.montecarlo import Z_AGREE
     from scaledattn.render.display import modulo_axioms
-
-    from scaledattn.cache import second
 
     width = max(len(d.name) for _, d, _ in rows)
     print(f"{'theorem':<{width}}  steps  kernel    checker  numbers  statement")
