@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from scaledattn.checker.terms import Term, Unreadable, children, free_vars, read
+from scaledattn.checker.terms import Term, Unreadable, bound_by, children, free_vars, read
 
 Fact = tuple[Any, ...]
 
@@ -39,7 +39,10 @@ def read_fact(data: Any) -> Fact:
         lhs = read(data[1])
         if lhs[0] not in ("E", "Var", "Cov"):
             raise Unreadable("a moment is about E, Var or Cov")
-        return ("moment", lhs, read(data[2]))
+        value = read(data[2])
+        if _binders(lhs) & free_vars(value):
+            raise Unreadable("a moment's value names a variable its left side binds")
+        return ("moment", lhs, value)
     if kind == "positive" and len(data) == 2:
         s = read(data[1])
         if s[0] != "sym" or not set("rpi") & set(s[2]):
@@ -48,6 +51,14 @@ def read_fact(data: Any) -> Fact:
     if kind == "other" and len(data) == 2:
         return ("other", str(data[1]))
     raise Unreadable(f"unknown fact {kind!r}")
+
+
+def _binders(t: Term) -> frozenset[Term]:
+    """Every variable a binder inside ``t`` binds."""
+    found = set(bound_by(t))
+    for p in children(t):
+        found |= _binders(t[p])
+    return frozenset(found)
 
 
 def schematic(fact: Fact) -> frozenset[Term]:
@@ -82,8 +93,6 @@ class Scope:
 
     def enter(self, t: Term) -> Scope:
         """The scope in the body of binder ``t``."""
-        from scaledattn.checker.terms import bound_by
-
         mine = set(bound_by(t))
         distinct = frozenset(p for p in self.distinct if not p & mine)
         if t[0] == "cross":
