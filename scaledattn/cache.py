@@ -384,6 +384,7 @@ def second(derivation: Any, result: Checked) -> str:
         return hit[2]
     from scaledattn.certificate import term
     from scaledattn.checker import check_certificate
+    from scaledattn.checker.steps import NOT_YET
     from scaledattn.kernel.expr import rebuild
 
     if result.certificate is None:
@@ -395,7 +396,7 @@ def second(derivation: Any, result: Checked) -> str:
         cert = result.certificate
         if verdict.refusal is not None:
             reason = str(verdict.refusal)
-            word = f"unread: {reason}" if "no schema" in reason else f"refused: {reason}"
+            word = f"unread: {reason}" if NOT_YET in reason else f"refused: {reason}"
         elif [cert.get("lhs"), cert.get("rhs")] != sides or cert.get("name") != derivation.name:
             word = "refused: the certificate is not of this derivation's statement"
         else:

@@ -88,6 +88,12 @@ def term(e: Any) -> Data:
         return ["cross", term(e.body), term(i), term(j), term(e.upper)]
     if type(e) is V.Entry:
         return ["entry", e.vector, term(e.index), term(e.dim)]
+    if type(e) is V.Softmax:
+        return ["softmax", e.vector, term(e.index), term(e.dim), e.shown]
+    if type(e) is V.Deriv:
+        return ["deriv", term(e.args[0]), term(e.args[1])]
+    if type(e) is V.Lim:
+        return ["lim", term(e.args[0]), term(e.args[1])]
     if isinstance(e, sympy.Equality):
         return ["eq", term(e.lhs), term(e.rhs)]
     if isinstance(e, sympy.Or):
@@ -113,6 +119,13 @@ def fact(a: Any) -> Data:
         return ["moment", term(a.lhs), term(a.value)]
     if isinstance(a, A.Positive):
         return ["positive", term(a.symbol)]
+    if isinstance(a, V.Entries):
+        return ["define", a.name, term(a.body), term(a.index), term(a.dim)]
+    if isinstance(a, V.IndexRange):
+        return ["range", term(a.index), term(a.upper)]
+    if isinstance(a, V.Distinct):
+        t, w = sorted(a.pair, key=str)
+        return ["distinct", term(t), term(w)]
     return ["other", str(a)]
 
 

@@ -16,7 +16,19 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from scaledattn.checker.terms import Term, Unreadable, bound_by, children, free_vars, read
+from scaledattn.checker.terms import (
+    ARITY,
+    LEAVES,
+    Term,
+    Unreadable,
+    bound_by,
+    children,
+    free_vars,
+    read,
+)
+from scaledattn.checker.terms import _name as _name
+
+ARITY_TAGS = set(ARITY) | LEAVES
 
 Fact = tuple[Any, ...]
 
@@ -48,9 +60,27 @@ def read_fact(data: Any) -> Fact:
         if s[0] != "sym" or not set("rpi") & set(s[2]):
             raise Unreadable("positive is declared of a real symbol")
         return ("positive", s)
+    if kind == "define" and len(data) == 5:
+        j = read(data[3])
+        if j[0] != "sym":
+            raise Unreadable("a definition's index is a symbol")
+        return ("define", _name(data[1]), read(data[2]), j, read(data[4]))
+    if kind in ("range", "distinct") and len(data) == 3:
+        return (kind, read(data[1]), read(data[2]))
     if kind == "other" and len(data) == 2:
         return ("other", str(data[1]))
     raise Unreadable(f"unknown fact {kind!r}")
+
+
+def _vectors(items: Any) -> set[str]:
+    """The names of the real vectors whose entries (or softmax) the terms hold."""
+    found: set[str] = set()
+    for t in items:
+        if isinstance(t, tuple) and t and isinstance(t[0], str) and t[0] in ARITY_TAGS:
+            if t[0] in ("entry", "softmax"):
+                found.add(t[1])
+            found |= _vectors(t[p] for p in children(t))
+    return found
 
 
 def _binders(t: Term) -> frozenset[Term]:
@@ -81,6 +111,10 @@ def names(fact: Fact) -> frozenset[Term]:
         return (free_vars(fact[1]) | free_vars(fact[2])) - schematic(fact)
     if fact[0] == "positive":
         return frozenset({fact[1]})
+    if fact[0] == "define":
+        return free_vars(fact[2]) - {fact[3]}
+    if fact[0] in ("range", "distinct"):
+        return free_vars(fact[1]) | free_vars(fact[2])
     return frozenset()
 
 
@@ -90,6 +124,9 @@ class Scope:
 
     bound: frozenset[Term] = frozenset()
     distinct: frozenset[frozenset[Term]] = frozenset()
+    #: The indices bound here with their upper bound; the variables limits bind.
+    ranges: tuple[tuple[Term, Term], ...] = ()
+    limits: frozenset[Term] = frozenset()
 
     def enter(self, t: Term) -> Scope:
         """The scope in the body of binder ``t``."""
@@ -97,7 +134,13 @@ class Scope:
         distinct = frozenset(p for p in self.distinct if not p & mine)
         if t[0] == "cross":
             distinct |= {frozenset((t[2], t[3]))}
-        return Scope(self.bound | mine, distinct)
+        ranges = tuple(
+            (v, up) for v, up in self.ranges if v not in mine and not free_vars(up) & mine
+        )
+        if t[0] in ("sum", "cross"):
+            ranges += tuple((v, t[-1]) for v in mine)
+        limits = (self.limits - mine) | (mine if t[0] == "lim" else set())
+        return Scope(self.bound | mine, distinct, ranges, frozenset(limits))
 
 
 @dataclass
@@ -109,8 +152,29 @@ class Env:
     used: set[int] = field(default_factory=set)
 
     def visible(self, n: int) -> bool:
-        """Whether fact n may be read here."""
-        return not (names(self.facts[n]) & self.scope.bound)
+        """Whether fact n may be read here (a definition also inside a limit of its λ)."""
+        fact = self.facts[n]
+        hidden = self.scope.bound - (self.scope.limits if fact[0] == "define" else set())
+        return not (self.reach(fact) & hidden)
+
+    def reach(self, fact: Fact) -> frozenset[Term]:
+        """What a fact is about: its constants and its vectors' definitions' parameters.
+
+        E[qᵢ] = rᵢ with rⱼ = sⱼ + λδⱼw is about λ.
+        """
+        found = set(names(fact))
+        if fact[0] == "define":
+            return frozenset(found)
+        seen: set[str] = set()
+        todo = _vectors(fact[1:])
+        while todo:
+            v = todo.pop()
+            seen.add(v)
+            for f in self.facts:
+                if f[0] == "define" and f[1] == v:
+                    found |= names(f)
+                    todo |= _vectors((f[2],)) - seen
+        return frozenset(found)
 
     def at(self, scope: Scope) -> Env:
         """The same facts at another position (what is read is shared)."""
@@ -131,7 +195,7 @@ class Env:
 def real(t: Term) -> bool:
     """Whether ``t`` is real by its form."""
     tag = t[0]
-    if tag == "num" or tag in ("rv", "comp", "dot", "entry", "bv", "tmp"):
+    if tag == "num" or tag in ("rv", "comp", "dot", "entry", "softmax", "bv", "tmp"):
         return True
     if tag == "sym":
         return bool(set("rping") & set(t[2]))
@@ -140,8 +204,10 @@ def real(t: Term) -> bool:
             real(t[p]) for p in children(t) if not (tag in ("sum", "cross") and t[p] is t[-1])
         )
     if tag == "pow":
-        e = t[2]
-        return real(t[1]) and e[0] == "num" and e[1].denominator == 1 and (e[1] > 0 or False)
+        e, b = t[2], t[1]
+        whole = e[0] == "num" and e[1].denominator == 1
+        by_type = (b[0] == "sym" and "p" in b[2]) or (b[0] == "num" and b[1] > 0)
+        return real(b) and (whole or (by_type and e[0] == "num"))
     return False
 
 
@@ -154,6 +220,8 @@ def positive(t: Term, env: Env) -> bool:
         return "p" in t[2] or env.declared_positive(t)
     if tag == "exp":
         return real(t[1])
+    if tag == "softmax":
+        return True
     if tag == "add":
         return all(nonnegative(a, env) for a in t[1:]) and any(positive(a, env) for a in t[1:])
     if tag == "mul":

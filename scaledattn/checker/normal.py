@@ -23,6 +23,7 @@ import itertools
 from fractions import Fraction
 from typing import Any
 
+from scaledattn.checker.facts import real
 from scaledattn.checker.terms import Term, Unreadable, free_vars, is_random, num, subst
 
 Mono = tuple[tuple[Term, Fraction], ...]
@@ -33,6 +34,7 @@ _KEYS: dict[Term, str] = {}
 _NF: dict[tuple[Term, int, bool], Poly] = {}
 _FRESH = itertools.count()
 ATOMS = {"E", "Var", "Cov", "Std", "exp", "log", "abs", "fn", "dot", "comp", "entry", "delta"}
+ATOMS |= {"softmax", "deriv", "lim"}
 
 
 def key(t: Term) -> str:
@@ -69,6 +71,9 @@ def _mono(m1: Mono, m2: Mono) -> Mono:
     exps: dict[Term, Fraction] = dict(m1)
     for a, e in m2:
         exps[a] = exps.get(a, Fraction(0)) + e
+    for a, e in exps.items():  # δ^k = δ for k ≥ 1 (a delta is 0 or 1)
+        if a[0] == "delta" and e.denominator == 1 and e > 1:
+            exps[a] = Fraction(1)
     return tuple(sorted(((a, e) for a, e in exps.items() if e), key=lambda x: key(x[0])))
 
 
@@ -132,7 +137,19 @@ def _num_power(c: Fraction, e: Fraction) -> Poly:
 
 
 def _positive_atom(a: Term) -> bool:
-    return a[0] == "sym" and "p" in a[2]
+    return (a[0] == "sym" and "p" in a[2]) or (a[0] == "exp" and real(a[1]))
+
+
+def _exp(p: Poly) -> Poly:
+    """e^{Σ cₖmₖ} = Π (e^{mₖ})^{cₖ} (for a fractional cₖ only when mₖ is real)."""
+    out = const(Fraction(1))
+    for m, c in p.items():
+        base = mono_term(m, Fraction(1)) if m else num(1)
+        if c.denominator == 1 or real(base):
+            out = pmul(out, atom(("exp", base), c), 0)
+        else:
+            out = pmul(out, atom(("exp", mono_term(m, c))), 0)
+    return out
 
 
 def ppow(p: Poly, e: Fraction, depth: int) -> Poly:
@@ -216,8 +233,15 @@ def _nf(t: Term, depth: int, lin: bool) -> Poly:
         return atom(("pow", canon(t[1], depth, lin), canon(t[2], depth, lin)))
     if tag == "E" and lin:
         return _linear_mean(nf(t[1], depth, True), depth)
+    if tag == "exp":
+        return _exp(nf(t[1], depth, lin))
     if tag in ATOMS:
-        return atom(_canon_args(t, depth, lin))
+        a = _canon_args(t, depth, lin)
+        if a[0] == "num":
+            return const(a[1])
+        if a[0] == "delta" and (a[1] == a[2] or (a[1][0] == a[2][0] == "num")):
+            return const(Fraction(a[1] == a[2]))  # δ_aa = 1, δ_12 = 0
+        return atom(a)
     if tag in ("sum", "cross"):
         return _linear_sum(t, depth) if lin else atom(_canon_sum(t, depth))
     raise Unreadable(f"a proposition ({tag}) where an expression is expected")

@@ -23,6 +23,7 @@ from scaledattn.checker.terms import (
     mul,
     num,
     power,
+    remake,
     subst,
 )
 
@@ -253,6 +254,115 @@ def sqrt_mul(lhs: Term, rhs: Term, cited: tuple[int, ...], env: Env) -> str | No
     return _gives(mul(*squares), lhs[1])
 
 
+def softmax_def(lhs: Term, rhs: Term, cited: tuple[int, ...], env: Env) -> str | None:
+    """pᵢ → e^{sᵢ} / Σⱼ e^{sⱼ}."""
+    if lhs[0] != "softmax":
+        return "the rule rewrites a softmax weight"
+    j = _tmp()
+    total = ("sum", ("exp", ("entry", lhs[1], j, lhs[3])), j, lhs[3])
+    return _gives(mul(("exp", ("entry", lhs[1], lhs[2], lhs[3])), power(total, -1)), rhs)
+
+
+def entries_def(lhs: Term, rhs: Term, cited: tuple[int, ...], env: Env) -> str | None:
+    """rᵢ → body(i) for a cited, visible definition rⱼ = body(j) of the same dimension."""
+    if lhs[0] != "entry":
+        return "the rule rewrites an entry of a vector"
+    for n in cited:
+        f = env.facts[n]
+        ours = f[0] == "define" and f[1] == lhs[1] and same(f[4], lhs[3])
+        if ours and env.visible(n) and same(subst(f[2], {f[3]: lhs[2]}), rhs):
+            env.used.add(n)
+            return None
+    return "no cited definition gives this entry"
+
+
+def _deltas(t: Term) -> list[Term]:
+    found = [t] if t[0] == "delta" else []
+    for p in children(t):
+        found += _deltas(t[p])
+    return found
+
+
+def _in_range(m: Term, top: Term, cited: tuple[int, ...], env: Env) -> bool:
+    if m[0] == "num":
+        v: Fraction = m[1]
+        return v.denominator == 1 and v >= 1 and (v == 1 or (top[0] == "num" and v <= top[1]))
+    if m in env.scope.bound:
+        return any(v == m and same(up, top) for v, up in env.scope.ranges)
+    for n in cited:
+        f = env.facts[n]
+        if f[0] == "range" and f[1] == m and same(f[2], top) and env.visible(n):
+            env.used.add(n)
+            return True
+    return False
+
+
+def sum_delta(lhs: Term, rhs: Term, cited: tuple[int, ...], env: Env) -> str | None:
+    """Σⱼ₌₁ⁿ δⱼₘ f(j) → f(m) when 1 ≤ m ≤ n (a number, the range of a bound m, a fact)."""
+    if lhs[0] != "sum":
+        return "the rule sums a delta"
+    j = lhs[2]
+    for d in _factors(lhs[1]):
+        if d[0] != "delta" or j not in d[1:]:
+            continue
+        m = d[2] if d[1] == j else d[1]
+        if m == j or j in free_vars(m) or not _in_range(m, lhs[3], cited, env):
+            continue
+        if same(subst(lhs[1], {j: m}), rhs):
+            return None
+    return "no delta of the sum's index is summed to this"
+
+
+def delta_eq(lhs: Term, rhs: Term, cited: tuple[int, ...], env: Env) -> str | None:
+    """δₐᵦ f(b) → δₐᵦ f(a): the product vanishes unless a = b."""
+    fs = lhs[1:] if lhs[0] == "mul" else ()
+    for n, d in enumerate(fs):
+        if d[0] != "delta":
+            continue
+        others = mul(*(f for k, f in enumerate(fs) if k != n))
+        for keep, drop in ((d[1], d[2]), (d[2], d[1])):
+            if drop[0] == "sym" and same(mul(d, subst(others, {drop: keep})), rhs):
+                return None
+    return "the replacement is not the product with a delta's index replaced"
+
+
+def delta_distinct(lhs: Term, rhs: Term, cited: tuple[int, ...], env: Env) -> str | None:
+    """δₜw → 0 for a cited, visible t ≠ w."""
+    if lhs[0] != "delta" or not same(rhs, num(0)):
+        return "the rule sends a delta to 0"
+    pair = {lhs[1], lhs[2]}
+    for n in cited:
+        f = env.facts[n]
+        if f[0] == "distinct" and {f[1], f[2]} == pair and env.visible(n):
+            env.used.add(n)
+            return None
+    return "no cited fact keeps the indices apart"
+
+
+def _put(t: Term, old: Term, new: Term) -> Term:
+    if t == old:
+        return new
+    pos = children(t)
+    return t if not pos else remake(t, [_put(t[p], old, new) for p in pos])
+
+
+def exp_of_delta(lhs: Term, rhs: Term, cited: tuple[int, ...], env: Env) -> str | None:
+    """e^{f(δ)} → e^{f(0)} + (e^{f(1)} − e^{f(0)})δ: a delta is 0 or 1."""
+    if lhs[0] != "exp" or _binders_in(lhs[1]):
+        return "the rule splits e^{f(δ)} with no binder in f"
+    for d in _deltas(lhs[1]):
+        off, on = ("exp", _put(lhs[1], d, num(0))), ("exp", _put(lhs[1], d, num(1)))
+        if same(add(off, mul(add(on, mul(num(-1), off)), d)), rhs):
+            return None
+    return "the replacement is not the two cases of a delta"
+
+
+def _binders_in(t: Term) -> bool:
+    return bool(
+        t[0] in ("sum", "cross", "lim", "deriv") or any(_binders_in(t[p]) for p in children(t))
+    )
+
+
 # ----------------------------------------------------------------- propositions
 
 
@@ -323,6 +433,12 @@ SCHEMAS: dict[str, Any] = {
     "split_diagonal": split_diagonal,
     "sum_unroll": sum_unroll,
     "sqrt_mul": sqrt_mul,
+    "softmax_def": softmax_def,
+    "entries_def": entries_def,
+    "sum_delta": sum_delta,
+    "delta_eq": delta_eq,
+    "delta_distinct": delta_distinct,
+    "exp_of_delta": exp_of_delta,
     "clear_denominator": clear_denominator,
     "square_roots": square_roots,
     "exclude_by_sign": exclude_by_sign,

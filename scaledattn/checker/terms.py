@@ -10,7 +10,10 @@ grammar below (a tag it does not know, a wrong arity, a number that is not p/q).
 - ``("add", t…)``, ``("mul", t…)``, ``("pow", base, exponent)``.
 - ``("E", t)``, ``("Var", t)``, ``("Cov", s, t)``, ``("Std", t)``; ``("dot", q, k, n)``
   (q, k vector names); ``("comp", q, i)`` the component qᵢ of a random vector;
-  ``("entry", x, i, n)`` the entry xᵢ of a real (not random) vector.
+  ``("entry", x, i, n)`` the entry xᵢ of a real (not random) vector;
+  ``("softmax", s, i, n, p)`` the weight pᵢ = e^{sᵢ}/Σⱼ e^{sⱼ};
+  ``("deriv", f, x)`` ∂f/∂x (an opaque atom); ``("lim", f, λ)`` lim_{λ→∞} f, binding λ
+  in f (never renamed: a definition may name λ).
 - ``("sum", body, i, n)`` Σᵢ₌₁ⁿ and ``("cross", body, i, j, n)`` Σ_{i≠j}: they bind
   i (and j) in the body.
 - ``("exp", t)``, ``("log", t)``, ``("abs", t)``, ``("delta", s, t)``, ``("fn", name, t…)``.
@@ -19,17 +22,20 @@ grammar below (a tag it does not know, a wrong arity, a number that is not p/q).
 
 from __future__ import annotations
 
+import itertools
 from fractions import Fraction
 from typing import Any
 
 Term = tuple[Any, ...]
+_FRESH = itertools.count()
 
 #: tag: (number of arguments or -1 for any, positions of subterms, positions bound there)
 LEAVES = {"num", "sym", "rv", "bv", "tmp"}
 ARITY = {
     "add": -1, "mul": -1, "or": -1, "pow": 2, "eq": 2,
     "E": 1, "Var": 1, "Std": 1, "exp": 1, "log": 1, "abs": 1, "Cov": 2, "delta": 2,
-    "dot": 3, "comp": 2, "entry": 3, "sum": 3, "cross": 4, "fn": -1, "true": 0, "false": 0,
+    "dot": 3, "comp": 2, "entry": 3, "softmax": 4, "deriv": 2, "lim": 2, "sum": 3,
+    "cross": 4, "fn": -1, "true": 0, "false": 0,
 }  # fmt: skip
 #: The tags whose value is a constant whatever the random variables (moments).
 MOMENTS = {"E", "Var", "Cov", "Std"}
@@ -49,6 +55,10 @@ def children(t: Term) -> range:
         return range(3, 4)
     if tag in ("comp", "entry", "fn"):
         return range(2, len(t))
+    if tag == "softmax":
+        return range(2, 4)
+    if tag == "lim":
+        return range(1, 2)
     if tag == "sum":
         return range(1, 4, 2)
     if tag == "cross":
@@ -62,6 +72,8 @@ def bound_by(t: Term) -> tuple[Term, ...]:
         return (t[2],)
     if t[0] == "cross":
         return (t[2], t[3])
+    if t[0] == "lim":
+        return (t[2],)
     return ()
 
 
@@ -107,7 +119,7 @@ def free_vars(t: Term) -> frozenset[Term]:
 
 
 def subst(t: Term, mapping: dict[Term, Term]) -> Term:
-    """Replace free occurrences of leaves; a binder that would capture a value is refused."""
+    """Replace free occurrences of leaves, renaming a binder that would capture a value."""
     if not mapping:
         return t
     if t in mapping:
@@ -121,7 +133,12 @@ def subst(t: Term, mapping: dict[Term, Term]) -> Term:
             inner = {k: v for k, v in mapping.items() if k not in mine}
             values = set().union(*(free_vars(v) for v in inner.values())) if inner else set()
             if mine & values and any(k in free_vars(t[1]) for k in inner):
-                raise Unreadable("a substitution would capture a bound variable")
+                if t[0] == "lim":  # never renamed: a definition may name its λ
+                    raise Unreadable("a substitution would capture a limit's variable")
+                fresh = {v: ("tmp", next(_FRESH)) for v in mine & values}
+                renamed = [fresh.get(x, x) if x in mine else x for x in t]
+                renamed[1] = subst(t[1], fresh)
+                return subst(tuple(renamed), mapping)
             args.append(subst(t[pos], inner))
         else:
             args.append(subst(t[pos], mapping))
@@ -175,12 +192,14 @@ def read(data: Any, depth: int = 0) -> Term:
         raise Unreadable(f"{tag} takes two or more arguments")
     out: list[Any] = [tag]
     for n, a in enumerate(args, start=1):
-        named = (tag in ("dot", "comp", "entry", "fn") and n == 1) or (tag == "dot" and n == 2)
+        named = (tag in ("dot", "comp", "entry", "softmax", "fn") and n == 1) or (
+            (tag == "dot" and n == 2) or (tag == "softmax" and n == 4)
+        )
         out.append(_name(a) if named else read(a, depth + 1))
     term = tuple(out)
     for v in bound_by(term):
-        if v[0] != "sym" or "i" not in v[2]:
-            raise Unreadable("a sum binds an integer symbol")
+        if v[0] != "sym" or ("i" not in v[2] and tag != "lim") or "r" not in v[2]:
+            raise Unreadable("a sum binds an integer symbol, a limit a real one")
     if term[0] == "cross" and term[2] == term[3]:
         raise Unreadable("the two indices of a cross sum differ")
     return term

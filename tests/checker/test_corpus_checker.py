@@ -31,7 +31,7 @@ def test_the_checker_accepts_the_right_derivation_or_says_it_cannot_read_it(righ
         pytest.skip("the certificate format does not write its terms yet")
     verdict = check_certificate(cert)
     reason = str(verdict.refusal)
-    if not verdict.ok and ("no schema" in reason or "axiom" in reason):
+    if not verdict.ok and ("not read yet" in reason or "axiom" in reason):
         pytest.skip(f"not read by the checker yet: {reason}")
     assert verdict.ok, reason
 
