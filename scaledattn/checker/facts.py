@@ -29,6 +29,8 @@ from scaledattn.checker.terms import (
 from scaledattn.checker.terms import _name as _name
 
 ARITY_TAGS = set(ARITY) | LEAVES
+#: The terms whose argument at position 1 is in a scope of its own.
+BODIES = ("sum", "cross", "lim", "deriv")
 
 Fact = tuple[Any, ...]
 
@@ -127,9 +129,15 @@ class Scope:
     #: The indices bound here with their upper bound; the variables limits bind.
     ranges: tuple[tuple[Term, Term], ...] = ()
     limits: frozenset[Term] = frozenset()
+    #: The vectors a derivative around the position varies (∂/∂sₘ: s).
+    varied: frozenset[str] = frozenset()
 
     def enter(self, t: Term) -> Scope:
-        """The scope in the body of binder ``t``."""
+        """The scope in the body (position 1) of ``t``: a binder's, or a derivative's."""
+        if t[0] == "deriv":
+            x = t[2]
+            vs = {x[1]} if x[0] == "entry" else set()
+            return Scope(self.bound, self.distinct, self.ranges, self.limits, self.varied | vs)
         mine = set(bound_by(t))
         distinct = frozenset(p for p in self.distinct if not p & mine)
         if t[0] == "cross":
@@ -140,7 +148,7 @@ class Scope:
         if t[0] in ("sum", "cross"):
             ranges += tuple((v, t[-1]) for v in mine)
         limits = (self.limits - mine) | (mine if t[0] == "lim" else set())
-        return Scope(self.bound | mine, distinct, ranges, frozenset(limits))
+        return Scope(self.bound | mine, distinct, ranges, frozenset(limits), self.varied)
 
 
 @dataclass
@@ -155,7 +163,20 @@ class Env:
         """Whether fact n may be read here (a definition also inside a limit of its λ)."""
         fact = self.facts[n]
         hidden = self.scope.bound - (self.scope.limits if fact[0] == "define" else set())
-        return not (self.reach(fact) & hidden)
+        varied = fact[0] != "define" and self.scope.varied & self.vectors(fact)
+        return not (self.reach(fact) & hidden) and not varied
+
+    def vectors(self, fact: Fact) -> set[str]:
+        """The vectors a fact names, also through the definitions it reaches."""
+        seen: set[str] = set()
+        todo = _vectors(fact[1:])
+        while todo:
+            v = todo.pop()
+            seen.add(v)
+            for f in self.facts:
+                if f[0] == "define" and f[1] == v:
+                    todo |= _vectors((f[2],)) - seen
+        return seen
 
     def reach(self, fact: Fact) -> frozenset[Term]:
         """What a fact is about: its constants and its vectors' definitions' parameters.
@@ -240,6 +261,8 @@ def positive(t: Term, env: Env) -> bool:
         )
     if tag == "sum":
         return positive(t[1], env.at(env.scope.enter(t)))
+    if tag == "log":
+        return False
     return False
 
 
@@ -301,8 +324,10 @@ def defined(t: Term, env: Env) -> str | None:
         return "a power with a symbolic exponent of a base not positive"
     if tag == "log" and not nonzero(t[1], env):
         return "a logarithm of a term not non-zero by its form"
+    if tag == "abs" and env.scope.varied:
+        return "|f| under a derivative (not smooth)"
     for p in children(t):
-        inner = env.at(env.scope.enter(t)) if p == 1 and tag in ("sum", "cross") else env
+        inner = env.at(env.scope.enter(t)) if p == 1 and tag in BODIES else env
         why = defined(t[p], inner)
         if why:
             return why

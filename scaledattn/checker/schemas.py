@@ -363,6 +363,97 @@ def _binders_in(t: Term) -> bool:
     )
 
 
+# ------------------------------------------------------------------- derivatives
+
+
+def depends(t: Term, v: str, env: Env, seen: frozenset[str] = frozenset()) -> bool:
+    """Whether ``t`` may vary with the vector v.
+
+    It may when it names v, a vector defined through v, a moment (one may be declared
+    equal to an entry), a derivative or a limit.
+    """
+    if t[0] in ("E", "Var", "Cov", "Std", "deriv", "lim"):
+        return True
+    if t[0] in ("entry", "softmax"):
+        if t[1] == v:
+            return True
+        for f in env.facts:
+            ours = f[0] == "define" and f[1] == t[1] and t[1] not in seen
+            if ours and depends(f[2], v, env, seen | {t[1]}):
+                return True
+    return any(depends(t[p], v, env, seen) for p in children(t))
+
+
+def _variable(lhs: Term, env: Env) -> Term | None:
+    """∂f/∂x's x, an entry of a vector that is not itself defined (else None)."""
+    if lhs[0] != "deriv" or lhs[2][0] != "entry":
+        return None
+    x = lhs[2]
+    return None if any(f[0] == "define" and f[1] == x[1] for f in env.facts) else x
+
+
+def deriv_linear(lhs: Term, rhs: Term, cited: tuple[int, ...], env: Env) -> str | None:
+    """∂c/∂x → 0, ∂(f + g)/∂x → ∂f/∂x + ∂g/∂x, ∂(c·f)/∂x → c·∂f/∂x, ∂Σⱼ f/∂x → Σⱼ ∂f/∂x."""
+    x = _variable(lhs, env)
+    if x is None:
+        return "the rule differentiates by an entry of a vector not defined"
+    f = lhs[1]
+    if not depends(f, x[1], env):
+        return _gives(num(0), rhs)
+    if f[0] == "add":
+        return _gives(add(*(("deriv", a, x) for a in f[1:])), rhs)
+    if f[0] == "mul":
+        fixed = [a for a in f[1:] if not depends(a, x[1], env)]
+        rest = [a for a in f[1:] if depends(a, x[1], env)]
+        return _gives(mul(*fixed, ("deriv", mul(*rest), x)), rhs)
+    if f[0] in ("sum", "cross"):
+        fresh = {v: _tmp() for v in f[2:-1]}
+        body = subst(f[1], fresh)
+        return _gives((f[0], ("deriv", body, x), *fresh.values(), f[-1]), rhs)
+    return "the rule splits a sum, a product with a constant or a sum over an index"
+
+
+def deriv_mul(lhs: Term, rhs: Term, cited: tuple[int, ...], env: Env) -> str | None:
+    """∂(fg)/∂x → (∂f/∂x)g + f(∂g/∂x), over the factors that vary."""
+    x = _variable(lhs, env)
+    if x is None or lhs[1][0] != "mul":
+        return "the product rule differentiates a product"
+    fs = lhs[1][1:]
+    terms = [
+        mul(*(a for k, a in enumerate(fs) if k != n), ("deriv", fs[n], x))
+        for n in range(len(fs))
+        if depends(fs[n], x[1], env)
+    ]
+    return _gives(add(*terms), rhs) if len(terms) >= 2 else "fewer than two factors vary"
+
+
+def deriv_chain(lhs: Term, rhs: Term, cited: tuple[int, ...], env: Env) -> str | None:
+    """∂e^f/∂x → e^f ∂f/∂x, ∂log f/∂x → (∂f/∂x)/f (f > 0), ∂f^c/∂x → c f^{c−1} ∂f/∂x."""
+    x = _variable(lhs, env)
+    f = lhs[1]
+    if x is None:
+        return "the chain rule differentiates by an entry of a vector not defined"
+    if f[0] == "exp":
+        return _gives(mul(f, ("deriv", f[1], x)), rhs)
+    if f[0] == "log" and positive(f[1], env):
+        return _gives(mul(("deriv", f[1], x), power(f[1], -1)), rhs)
+    if f[0] == "pow" and f[2][0] == "num":
+        b, c = f[1], f[2][1]
+        whole = c.denominator == 1
+        if (whole and c > 0) or (whole and nonzero(b, env)) or positive(b, env):
+            return _gives(mul(num(c), power(b, c - 1), ("deriv", b, x)), rhs)
+    return "the chain rule takes e^f, log f (f > 0) or f^c"
+
+
+def deriv_entry(lhs: Term, rhs: Term, cited: tuple[int, ...], env: Env) -> str | None:
+    """∂sᵢ/∂sₘ → δᵢₘ."""
+    x = _variable(lhs, env)
+    f = lhs[1]
+    if x is None or f[0] != "entry" or f[1] != x[1] or not same(f[3], x[3]):
+        return "the rule differentiates an entry by an entry of the same vector"
+    return _gives(("delta", f[2], x[2]), rhs)
+
+
 # ----------------------------------------------------------------- propositions
 
 
@@ -439,6 +530,10 @@ SCHEMAS: dict[str, Any] = {
     "delta_eq": delta_eq,
     "delta_distinct": delta_distinct,
     "exp_of_delta": exp_of_delta,
+    "deriv_linear": deriv_linear,
+    "deriv_mul": deriv_mul,
+    "deriv_chain": deriv_chain,
+    "deriv_entry": deriv_entry,
     "clear_denominator": clear_denominator,
     "square_roots": square_roots,
     "exclude_by_sign": exclude_by_sign,

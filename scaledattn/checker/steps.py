@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from scaledattn.checker.facts import Env, Fact, Scope, defined, read_fact
+from scaledattn.checker.facts import BODIES, Env, Fact, Scope, defined, read_fact
 from scaledattn.checker.normal import nf, prop_key, same
 from scaledattn.checker.schemas import ON_PROPOSITIONS, SCHEMAS
 from scaledattn.checker.terms import Term, Unreadable, children, free_vars, mul, read, remake
@@ -160,7 +160,7 @@ def _replace(t: Term, rule: str, inst: _Instance, env: Env, lemmas: dict[str, Ve
     pos = children(t)
     if not pos:
         return t
-    inner = env.at(env.scope.enter(t)) if t[0] in ("sum", "cross") else env
+    inner = env.at(env.scope.enter(t)) if t[0] in BODIES else env
     new = [_replace(t[p], rule, inst, inner if p == 1 else env, lemmas) for p in pos]
     return remake(t, new)
 
@@ -203,7 +203,7 @@ def _defined(kind: str, t: Term, env: Env) -> str | None:
 
 
 NOT_YET = "not read yet"
-UNREAD_TAGS = {"deriv", "lim"}
+UNREAD_TAGS = {"lim"}
 
 
 def _unread(cert: Any) -> str | None:
@@ -226,7 +226,7 @@ def _unread(cert: Any) -> str | None:
         if rule and not ours:
             return f"{NOT_YET}: the rule {rule}"
     if tags([cert.get("lhs"), cert.get("rhs"), cert.get("steps")]) & UNREAD_TAGS:
-        return f"{NOT_YET}: derivatives and limits"
+        return f"{NOT_YET}: limits"
     return next((why for sub in cert.get("lemmas", ()) if (why := _unread(sub))), None)
 
 
