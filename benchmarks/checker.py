@@ -13,7 +13,7 @@ from __future__ import annotations
 import time
 
 from scaledattn.certificate import certificate
-from scaledattn.checker import check_certificate, normal
+from scaledattn.checker import check_certificate, normal, steps
 from scaledattn.derive import audit_of
 from scaledattn.errors import CannotCertify
 from scaledattn.registry import theorem_modules
@@ -30,6 +30,7 @@ def main() -> None:
                 unwritten.append(d.name)
     normal._NF.clear()
     normal._KEYS.clear()
+    steps._DONE.clear()
     start = time.process_time()
     verdicts = [check_certificate(c) for c in certs]
     spent = time.process_time() - start

@@ -230,8 +230,24 @@ def _unread(cert: Any) -> str | None:
     return next((why for sub in cert.get("lemmas", ()) if (why := _unread(sub))), None)
 
 
+#: Verdicts already given, by name, with the certificate they were given on: an equal
+#: certificate (a lemma cited again) gets the same verdict without a second check.
+_DONE: dict[str, tuple[Any, Verdict]] = {}
+
+
 def check_certificate(cert: Any, lemmas: dict[str, Verdict] | None = None) -> Verdict:
     """The checker's verdict on a certificate (its lemmas checked first)."""
+    name = str(cert.get("name", "?")) if isinstance(cert, dict) else "?"
+    done = _DONE.get(name)
+    if done is not None and done[0] == cert and not lemmas:
+        return done[1]
+    verdict = _check(cert, lemmas)
+    if not lemmas:
+        _DONE[name] = (cert, verdict)
+    return verdict
+
+
+def _check(cert: Any, lemmas: dict[str, Verdict] | None) -> Verdict:
     name = str(cert.get("name", "?")) if isinstance(cert, dict) else "?"
     known: dict[str, Verdict] = dict(lemmas or {})
     step, rule = 0, ""
@@ -243,7 +259,7 @@ def check_certificate(cert: Any, lemmas: dict[str, Verdict] | None = None) -> Ve
             raise _Refused(unread)
         for sub in cert.get("lemmas", ()):
             if str(sub.get("name")) not in known:
-                verdict = check_certificate(sub, known)
+                verdict = check_certificate(sub)
                 if not verdict.ok:
                     return Verdict(
                         name, Refusal(name, 0, "", f"its lemma is refused: {verdict.refusal}")
