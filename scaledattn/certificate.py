@@ -12,9 +12,12 @@ used as rules come along as ``lemmas``, certificates of their own.
 the certificate of a kernel audit, or why no certificate could be written (a term the
 checker's language does not hold: then the verdict is not doubly checked).
 
->>> from scaledattn.derive import audit_of
->>> from scaledattn.registry import find_derivation
->>> doubly_checked(audit_of(find_derivation("variance_of_sum"))).ok
+>>> from scaledattn.kernel import Derivation, E, Equation, Step, check, random_variables
+>>> from scaledattn.kernel import audit, rules
+>>> X, Y = random_variables("X Y")
+>>> d = Derivation("lin", Equation(E(X + Y), E(X) + E(Y)),
+...                (Step(rules.expectation_linear, E(X) + E(Y)),))
+>>> doubly_checked(audit(d)).ok
 True
 """
 
@@ -27,8 +30,8 @@ import sympy
 from sympy.core.function import AppliedUndef
 
 from scaledattn.checker import Verdict, check_certificate
-from scaledattn.checker.steps import FORMAT
-from scaledattn.errors import CannotCertify
+from scaledattn.checker.steps import FORMAT, NOT_YET
+from scaledattn.errors import CannotCertify, CheckerAlarm
 from scaledattn.kernel import Audit, Equivalence, Instance, Theorem
 from scaledattn.kernel import assumptions as A  # noqa: N812
 from scaledattn.kernel import expr as X  # noqa: N812
@@ -141,12 +144,20 @@ def _instances(trace: Any, index: dict[Any, int]) -> list[Data]:
     return out
 
 
-def _lemma_audit(t: Theorem) -> Audit:
-    from scaledattn import derive
+#: The audit of each theorem the kernel issued that was noted (``note``), by id.
+_BY_THEOREM: dict[int, Audit] = {}
 
-    for _, found in (*derive._AUDITS.values(), *((None, a) for a in derive._BY_CONTENT.values())):
-        if found.theorem is t:
-            return found
+
+def note(result: Audit) -> None:
+    """Keep ``result`` as the audit of its theorem (a theorem cited later as a lemma)."""
+    if result.theorem is not None:
+        _BY_THEOREM[id(result.theorem)] = result
+
+
+def _lemma_audit(t: Theorem) -> Audit:
+    found = _BY_THEOREM.get(id(t))
+    if found is not None and found.theorem is t:
+        return found
     from scaledattn.kernel import audit
 
     cited = {s.rule.name: s.rule for s in t.derivation.steps if isinstance(s.rule, Theorem)}
@@ -208,4 +219,42 @@ def doubly_checked(result: Audit) -> Double:
         cert = certificate(result)
     except CannotCertify as err:
         return Double(None, str(err))
+    except Exception as err:  # the writer is untrusted: its failure only leaves it unread
+        return Double(None, f"the certificate writer failed: {type(err).__name__}: {err}")
     return Double(check_certificate(cert))
+
+
+_WORDS: dict[int, tuple[Audit, str]] = {}
+
+
+def word(result: Audit) -> str:
+    """The checker's word on an audit: "checked", "unread: why" or "refused: why".
+
+    The empty word when the kernel did not verify it.
+    """
+    hit = _WORDS.get(id(result))
+    if hit is not None and hit[0] is result:
+        return hit[1]
+    found = ""
+    if result.verified:
+        double = doubly_checked(result)
+        if double.ok:
+            found = "checked"
+        elif double.verdict is None or NOT_YET in str(double.verdict.refusal):
+            found = f"unread: {double.unreadable or (double.verdict and double.verdict.refusal)}"
+        elif "axiom" in str(double.verdict.refusal) or (result.theorem and result.theorem.axioms):
+            found = f"unread: {double.verdict.refusal}"
+        else:
+            found = f"refused: {double.verdict.refusal}"
+    _WORDS[id(result)] = (result, found)
+    return found
+
+
+def alarm(result: Audit) -> None:
+    """Raise CheckerAlarm when the kernel verified ``result`` and the checker refuses it."""
+    said = word(result)
+    if said.startswith("refused"):
+        raise CheckerAlarm(
+            f"the kernel accepts {result.derivation.name} but the checker refuses it"
+            f" ({said[9:]}); nothing is VERIFIED — please report"
+        )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from sympy.printing.pretty.stringpict import prettyForm, stringPict
@@ -132,11 +133,20 @@ def plural(n: int, noun: str) -> str:
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
+#: The independent checker's word on an audit ("checked", "unread: why"), filled from
+#: outside (``scaledattn.derive`` registers ``scaledattn.certificate.word``).
+SECOND: list[Callable[[Audit], str]] = []
+
+
 def verdict_line(audit: Audit) -> str:
     """One line: VERIFIED or REJECTED, with the count of steps and the assumptions used."""
     d = audit.derivation
     if audit.theorem is not None:
-        return verified_line(d, audit.theorem)
+        line = verified_line(d, audit.theorem)
+        said = SECOND[0](audit) if SECOND else ""
+        if said == "checked":
+            return line + "; VERIFIED (kernel + checker)"
+        return line + ("; not read by the checker yet (kernel only)" if said else "")
     first = audit.errors[0]
     where = f"step {first.step}" if first.step else "statement"
     return f"REJECTED {d.name}: {where} ({type(first).__name__}, rule {first.rule or '-'})"
