@@ -145,10 +145,10 @@ def _content(p: Poly) -> Poly:
     nums = [abs(c.numerator) for c in p.values()]
     dens = [c.denominator for c in p.values()]
     top, bottom = nums[0], dens[0]
-    for a in nums[1:]:
-        top = math.gcd(top, a)
-    for b in dens[1:]:
-        bottom = bottom * b // math.gcd(bottom, b)
+    for x in nums[1:]:
+        top = math.gcd(top, x)
+    for y in dens[1:]:
+        bottom = bottom * y // math.gcd(bottom, y)
     shared: dict[Term, Fraction] = {}
     monos = list(p)
     for a, _ in monos[0]:
