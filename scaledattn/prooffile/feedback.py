@@ -53,6 +53,7 @@ from scaledattn.numeric.evidence import check_assumptions
 from scaledattn.numeric.model import build_model, signature
 from scaledattn.numeric.settings import default_settings
 from scaledattn.prooffile.caps import MAX_MODEL_DIMENSION, dimensions
+from scaledattn.prooffile.instances import independence_hint
 from scaledattn.prooffile.search import chain_of
 from scaledattn.render.proof import proof_term
 
@@ -304,7 +305,8 @@ def likely_cause(
     """A hint at what went wrong in a rejected step (empty when none is recognised)."""
     error = result.error
     if isinstance(error, MissingAssumption) and error.missing:
-        return f"a missing assumption: {error.missing}"
+        declare = independence_hint(result.step.rule)
+        return f"a missing assumption: {error.missing}" + (f"; {declare}" if declare else "")
     if isinstance(claim, Boolean):
         return ""
     if refuted:

@@ -14,7 +14,7 @@ from scaledattn.kernel.rules import MAX_UNROLL
 from scaledattn.prooffile import caps
 from scaledattn.prooffile.check import MAX_FILE_CHECKS
 from scaledattn.prooffile.files import CheckedFile, check_text
-from scaledattn.prooffile.lessons import EXERCISES, MISTAKES
+from scaledattn.prooffile.lessons import EXERCISES, MISTAKES, TOOLS
 from scaledattn.prooffile.parse import (
     MAX_ASSUMPTIONS,
     MAX_BYTES,
@@ -52,6 +52,7 @@ assume: ASSUMPTION            (any number of lines; optional)
   START                       (optional: the left side)
   = EXPRESSION                (one step per line)
   = EXPRESSION   by RULE      (by is optional)
+  = EXPRESSION   by THEOREM(X := TERM, …)   (an instance given explicitly)
     + MORE                    (a line starting with + - * / continues the step)
 ```
 
@@ -91,6 +92,15 @@ assume: ASSUMPTION            (any number of lines; optional)
   its rule. Only the kernel decides: the search proposes
   steps, the kernel checks every one, and the theorem is the kernel's audit of the
   whole chain with the found steps written in.
+- A cited theorem is a schema: its free names (`X`, `Y`, `c`, …) stand for any terms.
+  `by variance_of_sum_of_indep` takes `Var(a*X + b*Z)` to `Var(a*X) + Var(b*Z)` with
+  X := a·X and Y := b·Z, found by matching its left side against the previous
+  expression; its assumptions are instantiated in your terms and must follow from your
+  `assume:` lines (here `independent(X, Z)`). A step may use the theorem at several
+  places (two instances, two kernel steps). `by NAME(X := a*X, Y := b*Z)` gives the
+  instance yourself. The report names the instance used; a refusal names the missing
+  assumption in your variables. The kernel checks every instance: the matching only
+  proposes them.
 - Limits, so that every check answers in seconds (a file beyond one is malformed:
   exit 2, one line naming what is too large and the limit):
   - a number has at most {bits} bits (about 308 digits; a power of a number has an
@@ -121,7 +131,7 @@ assume: ASSUMPTION            (any number of lines; optional)
 @cache
 def checked_example(name: str) -> CheckedFile:
     """The check of an exercise or a mistake of :mod:`~scaledattn.prooffile.lessons` (cached)."""
-    text = EXERCISES[name] if name in EXERCISES else MISTAKES[name].text
+    text = {**EXERCISES, **TOOLS}.get(name) or MISTAKES[name].text
     return check_text(text, f"{name}.proof")
 
 
@@ -195,6 +205,17 @@ def guide_markdown() -> str:
     for name, text in EXERCISES.items():
         title, body = EXERCISE_NOTES[name]
         lines += _section(title, body, text, name, "proof")
+    for name, text in TOOLS.items():
+        lines += _section(
+            "Theorems as tools",
+            "A proved theorem applies to any terms that match its statement: here"
+            " `variance_of_sum_of_indep` (stated for X and Y) is used on a·X and b·Z, and"
+            " `var_scale`, proved first, twice in one line. The report names each instance;"
+            " its assumptions, in your variables, follow from the `assume:` lines.",
+            text,
+            name,
+            "proof",
+        )
     lines += [
         "# Typical mistakes, and what the tool says",
         "",

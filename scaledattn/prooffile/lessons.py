@@ -12,7 +12,22 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["EXERCISES", "MISTAKES", "Mistake"]
+__all__ = ["EXERCISES", "MISTAKES", "TOOLS", "Mistake"]
+
+#: Theorems used as tools: cited by name, applied to the learner's own terms.
+TOOLS: dict[str, str] = {
+    "scaled_sum": """\
+# Var(a·X + b·Z) from two theorems, in your own letters.
+theorem var_scale: Var(c*X) = c**2*Var(X)
+assume: c real
+  = c**2*Var(X)    by variance_const_mul
+
+theorem scaled_sum: Var(a*X + b*Z) = a**2*Var(X) + b**2*Var(Z)
+assume: independent(X, Z)
+  = Var(a*X) + Var(b*Z)          by variance_of_sum_of_indep
+  = a**2*Var(X) + b**2*Var(Z)    by var_scale
+""",
+}
 
 #: The three exercises of lesson 000, §7, written as on paper.
 EXERCISES: dict[str, str] = {

@@ -102,7 +102,9 @@ MAX_ASSUMPTIONS = 100
 _THEOREM = re.compile(r"theorem\b\s*(?P<name>[^:\s]*)\s*(?P<colon>:?)")
 _ASSUME = re.compile(r"assume\s*:")
 _STEP = re.compile(r"(?P<rel><=>|⇔|=)")
-_BY = re.compile(r"\s+by\s+(?P<rule>\S+)\s*$")
+_BY = re.compile(r"\s+by\s+(?P<rule>[^\s(]+)\s*(?:\((?P<args>.*)\))?\s*$")
+#: One replacement of an explicit instance: ``X := a*X``.
+_REPLACE = re.compile(r"\s*(?P<name>[A-Za-z_][A-Za-z0-9_]*'*)\s*:=\s*")
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 #: A name a kind is declared for (a primed index ``a'`` included).
 _DECLARABLE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*'*")
@@ -118,6 +120,8 @@ class StepLine:
     text: str
     claim: Any
     rule: str | None = None
+    #: ``by NAME(X := a*X, Y := Z)``: the cited theorem's names and the terms for them.
+    instance: tuple[tuple[str, Any], ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -664,12 +668,17 @@ def _chain_line(
     known_rules: Callable[[str], bool] | None,
 ) -> None:
     rule: str | None = None
+    instance: tuple[tuple[str, Any], ...] | None = None
     body = text
     by = _BY.search(text)
     if by is not None:
         rule = by.group("rule")
         body = text[: by.start()]
         rule_column = column + by.start("rule")
+        if by.group("args") is not None:
+            instance = _replacements(
+                by.group("args"), names, line, column + by.start("args"), block.obligations
+            )
         if not _IDENTIFIER.fullmatch(rule):
             raise ProofFileError(f"{rule!r} is not a rule's name", line, rule_column)
         cited = {t.name for t in earlier if t is not block}
@@ -705,4 +714,42 @@ def _chain_line(
     claim = reader.proposition() if iff else reader.expression()
     if len(block.steps) >= MAX_STEPS:
         raise ProofFileError(f"more than {MAX_STEPS} steps in one theorem", line, column)
-    block.steps.append(StepLine(line, text, claim, rule))
+    block.steps.append(StepLine(line, text, claim, rule, instance))
+
+
+def _top_level_commas(text: str) -> list[int]:
+    """The positions of the commas of ``text`` outside parentheses and brackets."""
+    depth, found = 0, []
+    for at, char in enumerate(text):
+        if char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+        elif char == "," and depth == 0:
+            found.append(at)
+    return found
+
+
+def _replacements(
+    text: str, names: Names, line: int, column: int, found: list[Obligation]
+) -> tuple[tuple[str, Any], ...]:
+    """``X := a*X, Y := Z``: each name of the cited theorem with the term that replaces it."""
+    pairs: list[tuple[str, Any]] = []
+    start = 0
+    for end in [*_top_level_commas(text), len(text)]:
+        part = text[start:end]
+        where = column + start
+        match = _REPLACE.match(part)
+        if match is None or not part[match.end() :].strip():
+            raise ProofFileError(
+                "an instance is written by NAME(X := TERM, Y := TERM)", line, where
+            )
+        name = match.group("name")
+        if any(name == seen for seen, _ in pairs):
+            raise ProofFileError(f"{name} is replaced twice", line, where + match.start("name"))
+        term_text = part[match.end() :]
+        lead = len(term_text) - len(term_text.lstrip())
+        reader = _Reader(names, line, where + match.end() + lead, term_text.strip(), found)
+        pairs.append((name, reader.expression()))
+        start = end + 1
+    return tuple(pairs)

@@ -76,6 +76,8 @@ def _step_lines(s: StepVerdict) -> list[str]:
         lines.append(f"      {fb.no_model}")
     if fb.cause:
         lines.append(f"      likely cause: {fb.cause}")
+    elif fb.error and not fb.gives:
+        lines.append(f"      the kernel: {' '.join(fb.error.split())}")
     return lines
 
 
