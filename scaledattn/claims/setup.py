@@ -230,9 +230,17 @@ def prepare(claim: Claim, assumed: Sequence[Assumed]) -> Setup:
     flat = [x for v in setup.sides for x in (v if isinstance(v, tuple) else (v,))]
     if components_of(flat) or qk:
         s = Setting(d=setup.scope.dimension(), **qk)
+        copies = sorted(
+            v for v in components_of(flat) if v.rstrip("'") in ("q", "k") and v.endswith("'")
+        )
         for assumption in variance_assumptions(s):
             default = not any(k in given for k in _fields_of(assumption))
             setup.add(assumption, default=default)
+            if copies and s.corr is None and isinstance(assumption, IndependentComponents):
+                vectors = [RandomVector(v, s.d) for v in ("q", "k", *copies)]
+                setup.add(IndependentComponents(*vectors), default=default)
+        for copy in copies if s.corr is None else ():
+            _copy_defaults(setup, copy, s)
         setup.qk = s
     # The scales c, σ, σ_q, σ_k are positive symbols: each one the claim uses is stated
     # as an assumption (a default), never taken positive silently.
@@ -244,6 +252,21 @@ def prepare(claim: Claim, assumed: Sequence[Assumed]) -> Setup:
     _refuse_undefined(setup)
     setup.env = Environment(tuple(setup.assumptions), Lemmas(setup.qk))
     return setup
+
+
+def _copy_defaults(setup: Setup, copy: str, s: Setting) -> None:
+    """A primed q or k (k') is another draw of its vector: its mean and variance, stated.
+
+    The lesson's k' is an independent copy of k (``q·k − q·k'``): its components have
+    the law's mean and variance, unless an assumption gives them.
+    """
+    base = copy.rstrip("'")
+    mean, var = (s.mean_q, s.var_q) if base == "q" else (s.mean_k, s.var_k)
+    atom = Component(RandomVector(copy, s.d).label, sympy.Symbol("i", integer=True, positive=True))
+    given = [a for a in setup.assumptions if isinstance(a, Moment)]
+    for op, value in ((E, mean), (Var, var)):
+        if not any(isinstance(a.lhs, op) and a.lhs.args[0] == atom for a in given):
+            setup.add(Moment(op(atom), value), default=True, note=f" (as {base})")
 
 
 def _refuse_undefined(setup: Setup) -> None:

@@ -80,10 +80,11 @@ assume: ASSUMPTION            (any number of lines; optional)
   i, 1, N)`. `derive NAME --format proof` writes these lines itself (try
   `projected_score_variance`).
 - `by` names a rule of the kernel (docs/soundness.md lists them) or a proved theorem:
-  a built-in one (`scaledattn list`), one proved earlier in the same file, or one of two
+  a built-in one (`scaledattn list`), one proved earlier in the same file, or one of three
   lemmas, themselves proof texts the kernel checks (`variance_of_independent_sum`:
   Var(Σᵢ qᵢkᵢ) = Σᵢ Var(qᵢkᵢ) for independent components; `variance_of_independent_product`:
-  Var(qᵢkᵢ) = Var(qᵢ)Var(kᵢ) for independent factors of mean 0). Leave it
+  Var(qᵢkᵢ) = Var(qᵢ)Var(kᵢ) for independent factors of mean 0; `variance_of_scaled`:
+  Var(c·X) = c²·Var(X)). Leave it
   out and the tool searches for one rule, or a chain of two, that justifies the step,
   and says which it used. A step that is true but needs a longer chain is a **gap**
   (⚠): the tool shows the chain that bridges it, each of its steps checked by the
@@ -210,7 +211,8 @@ def guide_markdown() -> str:
             "Theorems as tools",
             "A proved theorem applies to any terms that match its statement: here"
             " `variance_of_sum_of_indep` (stated for X and Y) is used on a·X and b·Z, and"
-            " `var_scale`, proved first, twice in one line. The report names each instance;"
+            " the lemma `variance_of_scaled` (Var(c·X) = c²·Var(X)) twice in one line. The"
+            " report names each instance;"
             " its assumptions, in your variables, follow from the `assume:` lines.",
             text,
             name,

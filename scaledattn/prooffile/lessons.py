@@ -18,14 +18,10 @@ __all__ = ["EXERCISES", "MISTAKES", "TOOLS", "Mistake"]
 TOOLS: dict[str, str] = {
     "scaled_sum": """\
 # Var(a·X + b·Z) from two theorems, in your own letters.
-theorem var_scale: Var(c*X) = c**2*Var(X)
-assume: c real
-  = c**2*Var(X)    by variance_const_mul
-
 theorem scaled_sum: Var(a*X + b*Z) = a**2*Var(X) + b**2*Var(Z)
 assume: independent(X, Z)
   = Var(a*X) + Var(b*Z)          by variance_of_sum_of_indep
-  = a**2*Var(X) + b**2*Var(Z)    by var_scale
+  = a**2*Var(X) + b**2*Var(Z)    by variance_of_scaled
 """,
 }
 

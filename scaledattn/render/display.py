@@ -151,6 +151,8 @@ class UnicodeLinePrinter(StrPrinter):
             return "1/√" + str(self.parenthesize(base, PRECEDENCE["Pow"]))
         if exp.is_Integer and exp > 1:
             power = str(exp).translate(_SUPERSCRIPT)
+            if type(base).__name__ == "DotProduct" and "dot(" in self._print(base):
+                return str(self._print(base)) + power  # dot(q, k, 3)² needs no brackets
             return str(self.parenthesize(base, PRECEDENCE["Pow"])) + power
         return str(super()._print_Pow(expr, rational))
 
@@ -170,7 +172,10 @@ class UnicodeLinePrinter(StrPrinter):
         return str(pretty_symbol(f"{expr.label.name}_{expr.index}")).replace("_j", "ⱼ")
 
     def _print_DotProduct(self, expr: Any) -> str:
-        return f"{expr.args[0].name}·{expr.args[1].name}"
+        q, k, n = expr.args
+        if n != sympy.Symbol("d_k", integer=True, positive=True):  # read back as written
+            return f"dot({q.name}, {k.name}, {self._print(n)})"
+        return f"{q.name}·{k.name}"
 
     def _print_IndexSum(self, expr: Any) -> str:
         limits = f"{self._print(expr.indices[0])}=1..{self._print(expr.upper)}"
