@@ -42,7 +42,7 @@ from scaledattn.prooffile.parse import MAX_BYTES, TheoremBlock, parse_document
 from scaledattn.prooffile.search import Search
 from scaledattn.registry import all_derivations
 from scaledattn.render import render
-from scaledattn.render.proof import proof_assumption, proof_document, proof_term
+from scaledattn.render.proof import proof_assumption, proof_term
 
 DERIVATIONS = list(all_derivations())
 
@@ -89,21 +89,10 @@ def _assert_same_theorem(checked: CheckedFile, name: str) -> None:
     _FOUND_SAME[name] = checked
 
 
-def _unique_blocks(texts: list[str]) -> str:
-    """The theorem blocks of several proof documents, each theorem once, in order."""
-    seen: dict[str, str] = {}
-    for text in texts:
-        for block in text.strip().split("\n\n"):
-            name = block.split(":", 1)[0].removeprefix("theorem ")
-            seen.setdefault(name, block)
-    return "\n\n".join(seen.values()) + "\n"
-
-
-@pytest.fixture(scope="module")
-def proof_round_trip() -> CheckedFile:
+@pytest.fixture
+def proof_round_trip(built_in_proof_file: CheckedFile) -> CheckedFile:
     """Every built-in theorem written with derive --format proof, read back and checked once."""
-    texts = [proof_document(audit_of(d)) for d in DERIVATIONS]
-    return check_text(_unique_blocks(texts), "all.proof")
+    return built_in_proof_file
 
 
 @pytest.fixture(scope="module")
