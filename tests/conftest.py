@@ -263,8 +263,8 @@ if os.environ.get("SCALEDATTN_FRESH_CACHES"):
     @pytest.fixture(autouse=True)
     def _fresh_caches() -> None:
         from scaledattn import cache, derive
+        from scaledattn.automation import rewrite as automation
         from scaledattn.calculator import gaussian
-        from scaledattn.claims import automation
         from scaledattn.kernel import expr
         from scaledattn.prooffile import search
         from scaledattn.render import display, proof
