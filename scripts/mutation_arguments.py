@@ -558,7 +558,7 @@ ARGUED: dict[str, Argument] = {
         K + "expr.x_fresh_index",
         {30: "n -= 1", 31: "n += 2"},
         "the spelling of a fresh index past i, j, …, w: the loop still skips every i<n> in"
-        " use (tests/kernel/test_kernel_edges.py), and bound indices compare up to renaming",
+        " use (tests/kernel/test_bound_names.py), and bound indices compare up to renaming",
     ),
     **_argue(
         K + "calculus.x__sum_delta",

@@ -35,7 +35,7 @@ from typing import Any
 import sympy
 from sympy import Expr
 
-from scaledattn.claims.automation import Environment, normalize
+from scaledattn.automation.rewrite import Environment, normalize
 from scaledattn.claims.outcome import Result, Verdict
 from scaledattn.claims.setup import prepare
 from scaledattn.claims.syntax import Claim, parse_assumption, unparse

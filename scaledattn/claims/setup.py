@@ -33,9 +33,9 @@ from typing import Any
 import sympy
 from sympy import Symbol
 
+from scaledattn.automation.rewrite import Environment, Lemmas
 from scaledattn.calculator.build import variance_assumptions
 from scaledattn.calculator.setting import Setting
-from scaledattn.claims.automation import Environment, Lemmas
 from scaledattn.claims.syntax import Assumed, Claim, unparse
 from scaledattn.claims.terms import (
     CONSTANTS,

@@ -20,8 +20,8 @@ def language_epilog() -> str:
     The names, the functions (their forms and meanings), the relations and the other
     notations every door reads (:mod:`scaledattn.language.table`).
     """
+    from scaledattn.automation.theorems import LIMITS
     from scaledattn.claims.statistics import MEASUREMENTS
-    from scaledattn.claims.theorems import LIMITS
     from scaledattn.language.table import language_lines
 
     lines = ["the language (verify, --assume and proof files read a term alike):"]

@@ -24,8 +24,8 @@ from typing import Any
 
 import sympy
 
-from scaledattn.claims.automation import key
-from scaledattn.claims.consistency import inconsistency
+from scaledattn.automation.consistency import inconsistency
+from scaledattn.automation.rewrite import key
 from scaledattn.derive import audit_of
 from scaledattn.errors import ProofFileError
 from scaledattn.kernel import (

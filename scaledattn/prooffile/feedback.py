@@ -5,7 +5,7 @@
 - *The difference*: claim − result, in the kernel's normal form.
 - *A model*: concrete laws for the random variables and values for the constants,
   checked against every declared assumption, on which the two sides of the step are
-  different numbers, computed exactly (:func:`scaledattn.claims.counterexample.counterexample`).
+  different numbers, computed exactly (:func:`scaledattn.automation.counterexample.counterexample`).
 - *The likely cause*: a hint, never a verdict (the verdict is the kernel's): an
   assumption whose absence the kernel names, or whose addition lets the search
   justify the step; cross terms left out; a count of terms that is off; a constant
@@ -22,8 +22,8 @@ import sympy
 from sympy import Expr, Symbol
 from sympy.logic.boolalg import Boolean
 
-from scaledattn.claims.automation import key
-from scaledattn.claims.counterexample import LAWS, Counterexample, counterexample
+from scaledattn.automation.counterexample import LAWS, Counterexample, counterexample
+from scaledattn.automation.rewrite import key
 from scaledattn.errors import MissingAssumption
 from scaledattn.kernel import (
     CrossSum,

@@ -49,7 +49,7 @@ from typing import Any
 import sympy
 from sympy import Eq, Expr, Or, S, Symbol
 
-from scaledattn.claims.terms import MEANINGS
+from scaledattn.automation.theorems import limit_value
 from scaledattn.errors import InvalidArgument, ProofFileError
 from scaledattn.kernel import (
     RULES,
@@ -209,7 +209,7 @@ MAX_LENGTH = 20_000
 #: A proof line is read with the one language, with a proof file's longer limits.
 PROOF_SYNTAX = with_limits(MAX_LENGTH, 60)
 #: What a proof's terms may name besides: the limits the kernel proved (lim(NAME)).
-PROOF_MEANINGS = Meanings(limit=MEANINGS.limit)
+PROOF_MEANINGS = Meanings(limit=limit_value)
 
 
 def parse_text(text: str) -> Parser:

@@ -203,3 +203,15 @@ def test_the_scale_derivation_proves_its_own_lemma_for_any_target(
     s = setting(**options)  # type: ignore[arg-type]
     theorem = prove(scale_derivation(s))
     assert sympy.simplify(theorem.statement.rhs.rhs - sympy.sqrt(root * s.d)) == 0
+
+
+@pytest.mark.parametrize("variance", ["(mu+1)**2", "(mu-1)**2"])
+def test_a_squared_binomial_variance_is_answered_not_crashed(
+    variance: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Found by review k18 (issue 12): SymPy's sign deduction raised PolynomialError on it
+    # after earlier work (exit 70).
+    code = main(["variance", "--var-q", variance])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert "d_k*(mu**2" in out

@@ -114,7 +114,7 @@ def test_identities_get_the_verdict_the_mathematics_gives(
 
 
 def test_a_verified_identitys_derivation_is_also_witnessed_by_numbers() -> None:
-    from scaledattn.claims.automation import derivation_of, normalize
+    from scaledattn.automation.rewrite import derivation_of, normalize
     from scaledattn.claims.setup import prepare
     from scaledattn.claims.syntax import parse_assumption, parse_claim
 

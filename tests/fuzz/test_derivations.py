@@ -11,9 +11,9 @@ import re
 import pytest
 import sympy
 
+from scaledattn.automation.rewrite import derivation_of, normalize
 from scaledattn.calculator.build import mean_derivation, variance_derivation
 from scaledattn.calculator.setting import Setting
-from scaledattn.claims.automation import derivation_of, normalize
 from scaledattn.claims.setup import prepare
 from scaledattn.claims.syntax import parse_assumption, parse_claim
 from scaledattn.fuzz.campaign import derivation_disagreements

@@ -1,4 +1,4 @@
-"""Automation for claims: write the derivation that decides an identity; the kernel checks it.
+"""Write the derivation that decides an identity (for claims and proof files); the kernel checks it.
 
 Untrusted, like the calculator's automation it builds on. Each side of an identity
 is rewritten by the kernel's own rules (``Rule.apply``), applied one at a time in a
