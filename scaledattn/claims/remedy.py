@@ -111,7 +111,7 @@ def _theorem_of(text: str, lhs: Expr, rhs: Expr, assume: Sequence[str], tries: _
     under the defaults when the theorem assumes other moments; the way out is its
     assumptions, checked by verifying the claim under them.
     """
-    from scaledattn.claims.automation import key
+    from scaledattn.automation.rewrite import key
     from scaledattn.kernel import Equation
     from scaledattn.registry import all_derivations
     from scaledattn.render.proof import proof_assumption

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 import sympy
 
-from scaledattn.claims.automation import key
+from scaledattn.automation.rewrite import key
 from scaledattn.claims.syntax import parse_claim
 from scaledattn.claims.terms import ClaimScope
 from scaledattn.cli.theorems import _statement
