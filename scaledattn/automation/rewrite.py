@@ -134,7 +134,7 @@ class Lemmas:
     def _make(self, kind: str, d: Expr) -> Derivation:
         assert self.setting is not None
         s = replace(self.setting, d=d)
-        lesson = (s.var_q, s.var_k, s.mean_q, s.mean_k) == (1, 1, 0, 0)
+        lesson = (s.var_q, s.var_k, s.mean_q, s.mean_k) == (1, 1, 0, 0) and s.corr is None
         if lesson and isinstance(d, sympy.Symbol) and d.name == "d_k":
             return find_derivation(f"dot_product_{kind}")
         build = variance_derivation if kind == "variance" else mean_derivation

@@ -6,6 +6,7 @@ equations, or a reference to a proved theorem::
     claim       := expr (REL expr)+  |  expr '=' expr '<=>' expr '=' expr  |  'theorem' '(' NAME ')'
     REL         := '=' | '≈' | '~=' | '<' | '<=' | '>' | '>='
     assumption  := 'independent' '(' NAME (',' NAME)+ ')'  |  expr ('=' | '>') expr
+                |  ATOM '~' LAW ['(' expr (',' expr)* ')']      (q_i ~ N(0, sigma^2))
 
 Expressions are the terms of the one language (:mod:`scaledattn.language`): numbers,
 names, + - * / ** and parentheses, its functions, lists ``[a, b, c]``, percentages
@@ -31,6 +32,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from scaledattn.errors import InvalidArgument
+from scaledattn.language.laws import split_law
 from scaledattn.language.names import split_name
 from scaledattn.language.parse import Node, Parser, quote
 from scaledattn.language.table import ALIASES, EQUIVALENCE, LANGUAGE, RELATIONS
@@ -195,6 +197,11 @@ def parse_assumption(text: str) -> Assumed:
     '='
     """
     text = _text(text, "an assumption")
+    law = split_law(text)
+    if law is not None:  # q_i ~ N(0, sigma^2): the law's moments (scaledattn.language.laws)
+        atom, name, args = law
+        nodes = tuple(_whole(arg) for arg in args)
+        return Assumed(text, "~", _whole(atom), Node("list", children=nodes), names=(name,))
     parser = Parser(text, CLAIMS)
     first = parser.expr()
     if parser.peek() is None and first.kind == "independent":
@@ -213,6 +220,14 @@ def parse_assumption(text: str) -> Assumed:
     right = parser.expr()
     parser.expect_end()
     return Assumed(text, relation, first, right)
+
+
+def _whole(text: str) -> Node:
+    """``text`` read as one expression of the language."""
+    parser = Parser(text, CLAIMS)
+    node = parser.expr()
+    parser.expect_end()
+    return node
 
 
 _PRECEDENCE = {"+": 1, "-": 1, "*": 2, "/": 2, "neg": 3, "**": 4}

@@ -32,8 +32,8 @@ def language_epilog() -> str:
     lines.append("  relations         = ≈ < <= > >=, and A = a <=> c = r")
     lines.append(
         "  assumptions       independent(X, Y), independent_pairs(q, k), an equation E(X) = 0"
-        " or d_k = 64, c > 0,"
-        " q_i ~ N(0, sigma^2)"
+        " or d_k = 64, c > 0, Cov(q_i, k_i) = rho (q and k correlated index by index),"
+        " a law q_i ~ N(0, sigma^2), X ~ coin, X ~ uniform(a, b) (its moments, stated)"
     )
     return "\n".join(lines) + "\n\n" + EXAMPLES
 

@@ -67,7 +67,10 @@ assume: ASSUMPTION            (any number of lines; optional)
   as `c`) must be nonzero, the argument of `log` positive, a root squared away (`sqrt(a)**2`)
   non-negative; else the file is malformed, and the message says what to declare.
 - `assume:` lines: `independent(X, Y)`, `independent(q, k)`, moments such as
-  `E(q_i) = 1`, `Var(k_i) = 4` (read "for every i"), `Cov(X, Y) = 0`, `c > 0`. Without
+  `E(q_i) = 1`, `Var(k_i) = 4` (read "for every i"), `Cov(X, Y) = 0`, `c > 0`,
+  `Cov(q_i, k_i) = rho` (with `independent_pairs(q, k)`), and a law: `q_i ~ N(0, sigma^2)`,
+  `X ~ coin`, `X ~ uniform(a, b)` declares its mean, variance, third and fourth moments
+  (E[q_i⁴] = 3σ⁴ for the normal, by Isserlis), each listed under "assuming". Without
   them the lesson's defaults apply, as in `verify`: the components of q and k are
   independent with mean 0 and variance 1, and c > 0. A line you give replaces the
   default it concerns; `assume: no defaults` switches the defaults off.

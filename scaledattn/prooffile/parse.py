@@ -69,8 +69,9 @@ from scaledattn.kernel import (
     RandomVector,
     RealVector,
 )
-from scaledattn.kernel.expr import Cov, E, Var
+from scaledattn.kernel.expr import Component, Cov, E, Var
 from scaledattn.language.definedness import Condition
+from scaledattn.language.laws import law_moments, split_law
 from scaledattn.language.names import KINDS, Names, split_name
 from scaledattn.language.parse import Node, Parser, quote
 from scaledattn.language.table import with_limits
@@ -346,6 +347,13 @@ def _assumption(block: TheoremBlock, names: Names, text: str, line: int, column:
             raise reader.error("a random vector is declared before the other assume: lines")
         names.vectors.add(words[0])
         return
+    try:
+        law = split_law(text)
+    except InvalidArgument as err:
+        raise reader.error(str(err)) from None
+    if law is not None:  # q_i ~ N(0, sigma^2): the law's moments, each an assumption
+        _law(block, names, law, text, line, column)
+        return
     parser = reader.parser()
     first_token = parser.peek()
     if first_token is not None and first_token[1] in ("independent", "independent_pairs"):
@@ -406,6 +414,41 @@ def _assumption(block: TheoremBlock, names: Names, text: str, line: int, column:
             f"cannot assume {quote(text)}: the left side is a moment E(…), Var(…), Cov(…)"
             " or a vector's entry r_j"
         )
+
+
+def _law(
+    block: TheoremBlock,
+    names: Names,
+    law: tuple[str, str, list[str]],
+    text: str,
+    line: int,
+    column: int,
+) -> None:
+    """``assume: q_i ~ N(0, sigma^2)``: E, Var, E[·³] and E[·⁴] of the law (language.laws)."""
+    atom_text, name, args = law
+    where = column + text.index(atom_text)
+    atom = _Reader(names, line, where, atom_text, block.obligations).expression()
+    values = [
+        _Reader(names, line, column + text.index(arg), arg, block.obligations).expression()
+        for arg in args
+    ]
+    reader = _Reader(names, line, column, text, block.obligations)
+    if not (
+        isinstance(atom, RandomVariable)
+        or (isinstance(atom, Component) and isinstance(atom.index, Symbol))
+    ):
+        raise reader.error(f"a law is declared for a component q_i or a random variable X: {text}")
+    try:
+        m = law_moments(name, values)
+    except InvalidArgument as err:
+        raise reader.error(str(err)) from None
+    for lhs, value in (
+        (E(atom), m.mean),
+        (Var(atom), m.variance),
+        (E(atom**3), m.third),
+        (E(atom**4), m.fourth),
+    ):
+        block.assumptions.append(Moment(lhs, value))
 
 
 def _independence(block: TheoremBlock, reader: _Reader, parser: Parser) -> None:
