@@ -97,6 +97,11 @@ def with_remedies(claim: Claim, assume: Sequence[str], result: Result, verify: V
     theorem = _theorem_of(claim.text, lhs, rhs, assume, tries)
     if theorem:
         ways.insert(0, theorem)
+    from scaledattn.render.diagnose import negative_variance, sum_for_product
+
+    for mistake in (negative_variance(lhs, rhs), sum_for_product(lhs, rhs)):
+        if mistake:  # the kind of mistake, named (render.diagnose)
+            ways.insert(0, mistake)
     return replace(result, correct=correct, remedies=tuple(ways))
 
 

@@ -55,6 +55,13 @@ from scaledattn.numeric.settings import default_settings
 from scaledattn.prooffile.caps import MAX_MODEL_DIMENSION, dimensions
 from scaledattn.prooffile.instances import independence_hint
 from scaledattn.prooffile.search import chain_of
+from scaledattn.render.diagnose import (
+    cross_term_words,
+    forgotten_default,
+    negative_variance,
+    simplest,
+    sum_for_product,
+)
 from scaledattn.render.proof import proof_term
 
 __all__ = ["Feedback", "feedback", "likely_cause", "model_bound"]
@@ -196,7 +203,7 @@ def feedback(
     return Feedback(
         rule=result.rule_name,
         gives=_show(derived) if derived is not None else "",
-        difference=_show(diff) if diff is not None else "",
+        difference=_show(simplest(diff)) if diff is not None else "",
         model=model,
         cause=cause,
         error=error,
@@ -309,6 +316,22 @@ def likely_cause(
         return f"a missing assumption: {error.missing}" + (f"; {declare}" if declare else "")
     if isinstance(claim, Boolean):
         return ""
+    truth, written = _closed(prev, derivation), _closed(claim, derivation)
+    # The kinds of mistake of render.diagnose, the most telling first.
+    derived = result.derived
+    as_ruled = (
+        cross_term_words(rebuild(derived), rebuild(claim))
+        if isinstance(derived, Expr) and not isinstance(derived, Boolean)
+        else ""
+    )
+    crossed = as_ruled or cross_term_words(truth, written)
+    for found in (
+        negative_variance(rebuild(prev), written),
+        sum_for_product(rebuild(prev), rebuild(claim)),
+        crossed if crossed.startswith("a doubled") else "",  # before: independence hides it
+    ):
+        if found:
+            return found
     if refuted:
         hint = _independence_hint(prev, claim, derivation, search)
         if hint:
@@ -322,9 +345,13 @@ def likely_cause(
                 f"a variance not squared when scaling: Var(a·Z) = a²·Var(Z), so the factor"
                 f" {_show(scale)} comes out of Var squared, as ({_show(scale)})**2"
             )
-    truth, written = _closed(prev, derivation), _closed(claim, derivation)
     if key(truth) == key(written):
         return ""
+    if crossed:
+        return crossed
+    forgot = forgotten_default(truth, written, derivation.assumptions)
+    if forgot:
+        return forgot
     try:
         gap = sympy.factor(sympy.expand(normal_form(written) - normal_form(truth)))
     except Exception:  # display only
