@@ -74,6 +74,14 @@ SKIPPED = (
     f"not searched: this file's searches have made their {MAX_FILE_CHECKS} kernel checks;"
     " name the step's rule with by"
 )
+#: The chains the searches found for one file hold at most this many kernel steps
+#: together (the audit checks each one, a few milliseconds apiece): a step whose chain
+#: would pass it is not taken, and says so. 399 gaps of 30 steps each took 16 s.
+MAX_FILE_STEPS = 2000
+TOO_LONG = (
+    f"not taken: the chains found for this file would hold more than {MAX_FILE_STEPS}"
+    " kernel steps; write the step smaller, or name its rule with by"
+)
 
 
 @dataclass(frozen=True)
@@ -293,6 +301,12 @@ class Checker:
     bare: bool = False
     #: Kernel checks the searches of this file have made (see MAX_FILE_CHECKS).
     searched: int = 0
+    #: What the search found for a (theorem, previous, claim) already searched: a file
+    #: that repeats a step (399 lines of the same two) searches it once. The kernel's
+    #: audit still checks every step of the chain.
+    found: dict[tuple[Any, ...], StepVerdict] = field(default_factory=dict)
+    #: Kernel steps of the chains the searches found in this file (see MAX_FILE_STEPS).
+    chained: int = 0
 
     def citable(self, name: str) -> Citable:
         """The file's proved theorems, the lemmas, the built-in ones; never ``name`` itself."""
@@ -419,11 +433,30 @@ class Checker:
                 number, written.line, None, claim, "unproved",
                 feedback=Feedback("", "", "", None, "", "", skipped=SKIPPED),
             )  # fmt: skip
-        before = search.checks
         try:
-            return self._searched(number, written, prev, skeleton, theorems, search)
-        finally:
-            self.searched += search.checks - before
+            memo = (skeleton.name, skeleton.assumptions, key(prev), key(claim))
+            hash(memo)
+        except TypeError:  # pragma: no cover - every key is hashable; no memo then
+            memo = None
+        earlier = self.found.get(memo) if memo is not None else None
+        if earlier is not None:  # searched before: the same verdict, at this step
+            verdict = replace(earlier, number=number, line=written.line, claim=claim)
+        else:
+            before = search.checks
+            try:
+                verdict = self._searched(number, written, prev, skeleton, theorems, search)
+            finally:
+                self.searched += search.checks - before
+            if memo is not None:
+                self.found[memo] = verdict
+        steps = len(verdict.justification.steps) if verdict.justification is not None else 0
+        if self.chained + steps > MAX_FILE_STEPS:
+            return StepVerdict(
+                number, written.line, None, claim, "unproved",
+                feedback=Feedback("", "", "", None, "", "", skipped=TOO_LONG),
+            )  # fmt: skip
+        self.chained += steps
+        return verdict
 
     def _searched(
         self,

@@ -16,13 +16,12 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import sympy
 from sympy import Expr, Symbol
 from sympy.logic.boolalg import Boolean
 
-from scaledattn.automation.counterexample import LAWS, Counterexample, counterexample
 from scaledattn.automation.rewrite import key
 from scaledattn.errors import MissingAssumption
 from scaledattn.kernel import (
@@ -48,10 +47,6 @@ from scaledattn.kernel.expr import (
     normal_form,
     rebuild,
 )
-from scaledattn.numeric.evaluate import Evaluator, equal, show
-from scaledattn.numeric.evidence import check_assumptions
-from scaledattn.numeric.model import build_model, signature
-from scaledattn.numeric.settings import default_settings
 from scaledattn.prooffile.caps import MAX_MODEL_DIMENSION, dimensions
 from scaledattn.prooffile.instances import independence_hint
 from scaledattn.prooffile.search import chain_of
@@ -63,6 +58,9 @@ from scaledattn.render.diagnose import (
     sum_for_product,
 )
 from scaledattn.render.proof import proof_term
+
+if TYPE_CHECKING:  # the model search (numpy and the numeric package) loads on a rejection
+    from scaledattn.automation.counterexample import Counterexample
 
 __all__ = ["Feedback", "feedback", "likely_cause", "model_bound"]
 
@@ -135,6 +133,8 @@ def model_bound(prev: Any, claim: Any, derivation: Derivation) -> str:
 
 
 def _model(prev: Any, claim: Any, derivation: Derivation) -> Counterexample | None:
+    from scaledattn.automation.counterexample import counterexample
+
     if isinstance(prev, Boolean) or isinstance(claim, Boolean):
         return None
     try:
@@ -146,6 +146,12 @@ def _model(prev: Any, claim: Any, derivation: Derivation) -> Counterexample | No
 
 def _model_with_sums(prev: Any, claim: Any, derivation: Derivation) -> Counterexample | None:
     """A model from the numeric witnesses' settings (sums over their bound indices kept)."""
+    from scaledattn.automation.counterexample import LAWS, Counterexample
+    from scaledattn.numeric.evaluate import Evaluator, equal, show
+    from scaledattn.numeric.evidence import check_assumptions
+    from scaledattn.numeric.model import build_model, signature
+    from scaledattn.numeric.settings import default_settings
+
     assumptions = derivation.assumptions
     if not (_random_units(prev)[0] or _random_units(prev)[1] or _has_moments(rebuild(prev))):
         assumptions = tuple(a for a in assumptions if isinstance(a, Positive))

@@ -12,7 +12,7 @@ from functools import cache
 from scaledattn.derive import audit_of
 from scaledattn.kernel.rules import MAX_UNROLL
 from scaledattn.prooffile import caps
-from scaledattn.prooffile.check import MAX_FILE_CHECKS
+from scaledattn.prooffile.check import MAX_FILE_CHECKS, MAX_FILE_STEPS
 from scaledattn.prooffile.files import CheckedFile, check_text
 from scaledattn.prooffile.lessons import EXERCISES, MISTAKES, TOOLS
 from scaledattn.prooffile.parse import (
@@ -119,7 +119,8 @@ assume: ASSUMPTION            (any number of lines; optional)
     `E(dot(q, k, 64)**8)` does not); a whole file's terms to at most {file_expansion};
   - at most {theorems} theorems of at most {steps} steps and {assumptions} `assume:` lines,
     {length} characters a step, {max_bytes} bytes a file; the searches of one file make
-    at most {file_checks} kernel checks together, and a step without `by` past that is
+    at most {file_checks} kernel checks together, and the chains they find at most
+    {file_steps} kernel steps together; a step without `by` past either is
     not searched (the report says so).
 
   A rejected step with a dimension above {model} gets no model (a model draws every
@@ -198,6 +199,7 @@ def _intro() -> str:
         steps=MAX_STEPS,
         assumptions=MAX_ASSUMPTIONS,
         file_checks=MAX_FILE_CHECKS,
+        file_steps=MAX_FILE_STEPS,
         length=MAX_CHAIN_LINE,
         max_bytes=MAX_BYTES,
     )

@@ -81,6 +81,15 @@ def _step_lines(s: StepVerdict) -> list[str]:
     return lines
 
 
+#: A verdict line names at most this many steps, then how many more.
+MAX_NAMED = 5
+
+
+def _first(steps: list[str]) -> str:
+    more = len(steps) - MAX_NAMED
+    return ", ".join(steps[:MAX_NAMED]) + (f" and {more} more" if more > 0 else "")
+
+
 def verdict_line(v: TheoremVerdict) -> str:
     """The last line for one theorem: VERIFIED or REJECTED, and why."""
     if v.verified:
@@ -90,8 +99,8 @@ def verdict_line(v: TheoremVerdict) -> str:
     bad = [f"step {s.number} (line {s.line})" for s in v.steps if s.status == "rejected"]
     if not bad and not v.problems:
         open_steps = [f"step {s.number} (line {s.line})" for s in v.steps if s.status == "unproved"]
-        return f"UNPROVED {v.block.name}: {', '.join(open_steps)} not justified"
-    why = ", ".join(bad) if bad else "; ".join(v.problems)
+        return f"UNPROVED {v.block.name}: {_first(open_steps)} not justified"
+    why = _first(bad) if bad else "; ".join(v.problems)
     return f"REJECTED {v.block.name}: {why}"
 
 
