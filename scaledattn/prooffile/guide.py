@@ -205,9 +205,26 @@ def _intro() -> str:
     )
 
 
+def _language() -> list[str]:
+    """The one table of the language (the same lines as ``scaledattn verify --help``)."""
+    from scaledattn.language.table import language_lines
+
+    return [
+        "## The language: names, functions, notations",
+        "",
+        "One table, read the same by `verify`, `--assume`, proof files, the calculator and"
+        " the API (a test reads every notation in each of them):",
+        "",
+        "```text",
+        *language_lines(),
+        "```",
+        "",
+    ]
+
+
 def guide_markdown() -> str:
     """The whole page."""
-    lines = [NOTE, "", _intro()]
+    lines = [NOTE, "", _intro(), *_language()]
     for name, text in EXERCISES.items():
         title, body = EXERCISE_NOTES[name]
         lines += _section(title, body, text, name, "proof")
