@@ -49,8 +49,8 @@ def test_a_numpy_docstring_becomes_markdown_headings() -> None:
 
 
 def test_sphinx_roles_and_double_backticks_become_code_spans() -> None:
-    text = docstring_markdown("Title.\n\nWritten by (:mod:`scaledattn.calculator.build`), ``x``.\n")
-    assert "(`scaledattn.calculator.build`), `x`." in text
+    text = docstring_markdown("Title.\n\nWritten by (:mod:`scaledattn.moments.build`), ``x``.\n")
+    assert "(`scaledattn.moments.build`), `x`." in text
 
 
 def _pages() -> list[tuple[str, str]]:

@@ -27,6 +27,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("scaledattn.language",),
     ("scaledattn.render",),
     ("scaledattn.derive",),
+    ("scaledattn.moments",),
     ("scaledattn.calculator", "scaledattn.numeric"),
     ("scaledattn.proofs",),
     ("scaledattn.registry", "scaledattn.grading", "scaledattn.attention", "scaledattn.fuzz"),

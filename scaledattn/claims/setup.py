@@ -34,8 +34,6 @@ import sympy
 from sympy import Symbol
 
 from scaledattn.automation.rewrite import Environment, Lemmas
-from scaledattn.calculator.build import variance_assumptions
-from scaledattn.calculator.setting import Setting
 from scaledattn.claims.syntax import Assumed, Claim, unparse
 from scaledattn.claims.terms import (
     CONSTANTS,
@@ -62,6 +60,8 @@ from scaledattn.kernel import (
 from scaledattn.kernel.expr import Component, is_random
 from scaledattn.language.definedness import first_unmet
 from scaledattn.language.parse import quote
+from scaledattn.moments.build import variance_assumptions
+from scaledattn.moments.setting import AttentionSetting
 from scaledattn.render.display import assumption_text
 
 __all__ = ["Setup", "prepare"]
@@ -76,7 +76,7 @@ class Setup:
     assumptions: list[Assumption] = field(default_factory=list)
     described: list[str] = field(default_factory=list)
     sides: list[Value] = field(default_factory=list)
-    qk: Setting | None = None
+    qk: AttentionSetting | None = None
     env: Environment = field(default_factory=lambda: Environment(()))
 
     @property
@@ -229,7 +229,7 @@ def prepare(claim: Claim, assumed: Sequence[Assumed]) -> Setup:
                 )
     flat = [x for v in setup.sides for x in (v if isinstance(v, tuple) else (v,))]
     if components_of(flat) or qk:
-        s = Setting(d=setup.scope.dimension(), **qk)
+        s = AttentionSetting(d=setup.scope.dimension(), **qk)
         for assumption in variance_assumptions(s):
             default = not any(k in given for k in _fields_of(assumption))
             setup.add(assumption, default=default)

@@ -32,7 +32,7 @@ from scaledattn.errors import InvalidArgument
 from scaledattn.kernel import dimension
 from scaledattn.language.parse import Node, build, names_in, parse
 
-__all__ = ["OPTIONS", "RESERVED", "Setting", "setting"]
+__all__ = ["OPTIONS", "RESERVED", "AttentionSetting", "setting"]
 
 #: Names the derivations use for their own objects (the scale c, the vectors q and
 #: k, the summation indices i and j, the expectation E).
@@ -45,7 +45,7 @@ _REAL_OPTIONS = ("mean_q", "mean_k", "corr")
 
 
 @dataclass(frozen=True)
-class Setting:
+class AttentionSetting:
     """d_k, the component moments of q and k, their correlation and the target variance.
 
     ``corr`` is None when q and k are independent; otherwise each pair (qᵢ, kᵢ) is
@@ -227,7 +227,7 @@ def setting(
     init_std_k: Any = None,
     input_norm: Any = None,
     option_names: Mapping[str, str] | None = None,
-) -> Setting:
+) -> AttentionSetting:
     """Read and validate a setting; InvalidArgument (one line) names what is wrong.
 
     Defaults: d_k the positive-integer symbol ``d_k``, variances 1, means 0, q and k
@@ -278,7 +278,7 @@ def setting(
     values.setdefault("var_q", sympy.S.One)
     values.setdefault("var_k", sympy.S.One)
     notes = _validate(values, label) + _signs_assumed(symbols, d)
-    return Setting(
+    return AttentionSetting(
         d=d,
         var_q=values["var_q"],
         var_k=values["var_k"],
