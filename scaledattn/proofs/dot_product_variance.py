@@ -40,7 +40,7 @@ from collections.abc import Callable
 
 from sympy import Add, Expr, Mul, S, Symbol
 
-from scaledattn.derive import Builder, calc, group, run
+from scaledattn.derive import Builder, calc, group
 from scaledattn.kernel import (
     CrossSum,
     Dot,
@@ -68,6 +68,7 @@ from scaledattn.kernel.rules import (
     variance_def,
 )
 from scaledattn.moments import expansion
+from scaledattn.render import run
 
 d = dimension("d_k")
 q, k = RandomVector("q", d), RandomVector("k", d)

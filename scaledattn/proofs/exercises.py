@@ -38,7 +38,6 @@ Var(q·k) = 16*d_k
 
 from __future__ import annotations
 
-from scaledattn.derive import run
 from scaledattn.moments.build import (
     mean_derivation,
     scale_derivation,
@@ -48,6 +47,7 @@ from scaledattn.moments.build import (
 )
 from scaledattn.moments.setting import setting
 from scaledattn.numeric.distributions import Coin
+from scaledattn.render import run
 
 # ------------------------------------------------------------- exercise 1
 
