@@ -127,8 +127,8 @@ class Proof(Derivation):
 
     In Jupyter it displays as Markdown with $$ math (the kernel's verdict included);
     ``str()`` gives the Unicode text rendering. Both come from :mod:`scaledattn.render`
-    (registered in the kernel's display table when it is imported); until then, the
-    plain repr.
+    (registered in the kernel's display table when it is imported); until then, its
+    name, statement and number of steps.
     """
 
     def audit(self) -> Audit:
@@ -141,7 +141,10 @@ class Proof(Derivation):
 
     def __str__(self) -> str:
         shown = NOTEBOOK.get("text")
-        return shown(self) if shown is not None else repr(self)
+        if shown is not None:
+            return shown(self)
+        steps = f"{len(self.steps)} step" + ("" if len(self.steps) == 1 else "s")
+        return f"{self.name}: {self.statement} ({steps}; import scaledattn.render to show them)"
 
 
 @dataclass(frozen=True)

@@ -208,7 +208,10 @@ def test_derive_installs_the_printers_and_hints_and_the_package_no_import_hook()
         " import scaledattn.derive;"
         " assert any(getattr(getattr(StrPrinter, n), '_scaledattn', False)"
         " for n in dir(StrPrinter));"
-        " assert theorem.REPORTS and expr.WITNESSES and len(sys.meta_path) == hooks"
+        " assert theorem.REPORTS and expr.WITNESSES and len(sys.meta_path) == hooks;"
+        " from scaledattn.kernel import E, random_variables;"
+        " X, = random_variables('X'); d = scaledattn.derive.calc('d', E(X), E(X)).qed();"
+        " assert str(d) == 'd: E(X) = E(X) (0 steps; import scaledattn.render to show them)'"
     )
     loaded = _loaded_by(statement)
     assert {"scaledattn.strings", "scaledattn.explain"} <= loaded
