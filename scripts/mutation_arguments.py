@@ -365,7 +365,7 @@ ARGUED: dict[str, Argument] = {
         },
         _ATOM,
     ),
-    # Argued after the run of 2026-12-01 (docs/soundness.md, "Mutation testing").
+    # Argued after the run of 2026-12-01 (docs/testing.md, "Mutation testing").
     **_argue(
         K + "theorem.xǁAxiomǁapply",
         {1: "with evaluate(None):", 2: "with evaluate(False):"},

@@ -58,7 +58,7 @@ def _pages() -> list[tuple[str, str]]:
 
     found = [("README.md", (ROOT / "README.md").read_text(encoding="utf-8"))]
     found += [(p.path, p.text) for p in pages()]
-    for extra in ("tutorial.md", "claims.md", "soundness.md", "statistics.md"):
+    for extra in ("tutorial.md", "claims.md", "soundness.md", "testing.md", "statistics.md"):
         path = ROOT / "docs" / extra
         if path.exists():
             found.append((extra, path.read_text(encoding="utf-8")))
