@@ -186,11 +186,11 @@ def report_refusal(prev: Any, rule: Any, undecided: bool, fields: dict[str, Any]
 
 
 def install() -> None:
-    """Register the report of a refusal and the non-zero witness with the kernel (once).
+    """Register the report of a refusal and the non-zero test with the kernel (once).
 
     Called by :mod:`scaledattn.derive`, where derivations are written and checked.
     """
     if report_refusal not in theorem.REPORTS:
         theorem.REPORTS.append(report_refusal)
-    if nonzero_somewhere not in expr.WITNESSES:
-        expr.WITNESSES.append(nonzero_somewhere)
+    if nonzero_somewhere not in expr.NONZERO_TESTS:
+        expr.NONZERO_TESTS.append(nonzero_somewhere)

@@ -22,6 +22,12 @@ The routes:
   that the rule ``square_roots`` sees c as the only unknown: in d_k(1 + ρ²) − c² = 0,
   ρ would otherwise be a second candidate.
 
+One of three automations that write derivations, apart on purpose: this one writes
+the lesson's fixed routes, in the shape of the theorems, for a setting;
+:mod:`scaledattn.automation.rewrite` decides an arbitrary identity by a normal form
+(citing these derivations as lemmas), and :mod:`scaledattn.prooffile.search` fills the
+gaps of a learner's step with the rewriter's chains.
+
 Examples
 --------
 >>> from scaledattn.moments.setting import setting

@@ -6,6 +6,9 @@ from where it is used: a name inside a variance or the target variance is a
 positive real symbol (σ in ``sigma**2``), any other name a real symbol (μ, ρ), and
 ``d_k`` (or the name given to ``--d-k``) is the dimension, a positive integer.
 
+Not a numeric model's *setting*: that is the data of :mod:`scaledattn.numeric.model`
+(laws by variable name), a different thing with its own name there.
+
 Examples
 --------
 >>> s = setting(var_q="sigma**2", mean_k="mu")
