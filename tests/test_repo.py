@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import fnmatch
 import functools
 import importlib
 import subprocess
@@ -273,8 +274,15 @@ def test_every_proof_module_is_registered() -> None:
     assert set(proofs.MODULES) == {p.stem for p in PROOFS}
 
 
-def test_pyproject_lists_every_package() -> None:
+def test_the_installed_packages_are_every_folder_of_modules() -> None:
+    """``pip install .`` finds every package (setuptools' ``include`` patterns), and each
+    folder of modules under scaledattn/ is a package (a folder without ``__init__.py``
+    would be left out of the install)."""
     config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-    listed = set(config["tool"]["setuptools"]["packages"])
+    patterns = config["tool"]["setuptools"]["packages"]["find"]["include"]
     found = {_module_name(p) for p in PACKAGE.rglob("__init__.py")}
-    assert found == listed
+    assert all(any(fnmatch.fnmatchcase(name, pat) for pat in patterns) for name in found)
+    folders = {p.parent for p in PACKAGE.rglob("*.py") if "__pycache__" not in p.parts}
+    assert all((folder / "__init__.py").is_file() for folder in folders), sorted(
+        str(f) for f in folders if not (f / "__init__.py").is_file()
+    )
