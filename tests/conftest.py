@@ -264,8 +264,8 @@ if os.environ.get("SCALEDATTN_FRESH_CACHES"):
     def _fresh_caches() -> None:
         from scaledattn import cache, derive
         from scaledattn.automation import rewrite as automation
-        from scaledattn.calculator import gaussian
         from scaledattn.kernel import expr
+        from scaledattn.moments import gaussian
         from scaledattn.prooffile import search
         from scaledattn.render import display, proof
 

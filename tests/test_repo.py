@@ -24,10 +24,11 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("scaledattn.errors",),
     ("scaledattn.progress",),
     ("scaledattn.kernel",),
-    ("scaledattn.rulebook", "scaledattn.explain", "scaledattn.definitions"),
+    ("scaledattn.rulebook", "scaledattn.explain", "scaledattn.definitions", "scaledattn.strings"),
     ("scaledattn.language",),
-    ("scaledattn.render",),
     ("scaledattn.derive",),
+    ("scaledattn.render",),
+    ("scaledattn.moments",),
     ("scaledattn.calculator", "scaledattn.numeric"),
     ("scaledattn.proofs",),
     ("scaledattn.registry", "scaledattn.grading", "scaledattn.attention", "scaledattn.fuzz"),
@@ -38,11 +39,10 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("scaledattn.cli",),
     ("scaledattn.__main__",),
 )
-#: The package's own __init__, outside the layers: it installs the term printers and the
-#: refusal hints when the kernel loads, and imports the calculator on first use.
-TOP_IMPORTS = ("scaledattn.render.strings", "scaledattn.explain", "scaledattn.calculator")
+#: The package's own __init__, outside the layers: it imports the calculator on first use.
+TOP_IMPORTS = ("scaledattn.calculator",)
 #: What the thin runners proofs/NAME.py import.
-RUNNER_IMPORTS = ("scaledattn.derive", "scaledattn.grading", "scaledattn.proofs")
+RUNNER_IMPORTS = ("scaledattn.render", "scaledattn.grading", "scaledattn.proofs")
 KERNEL_THIRD_PARTY = {"sympy"}
 # The kernel's code lines (no blanks, comments or docstrings): raise only on purpose, with
 # a one-line reason; the history of every raise is in docs/history.md.
@@ -200,17 +200,24 @@ def test_importing_errors_loads_no_sympy_and_nothing_else_of_the_package() -> No
     assert {m for m in loaded if m.startswith("scaledattn")} == {"scaledattn", "scaledattn.errors"}
 
 
-def test_the_printers_and_hints_are_installed_when_the_kernel_loads() -> None:
+def test_derive_installs_the_printers_and_hints_and_the_package_no_import_hook() -> None:
     statement = (
-        "import scaledattn.kernel; from sympy.printing.str import StrPrinter;"
+        "import scaledattn; hooks = len(sys.meta_path);"
+        " import scaledattn.kernel; from sympy.printing.str import StrPrinter;"
         " from scaledattn.kernel import expr, theorem;"
+        " assert not theorem.REPORTS and not expr.NONZERO_TESTS;"
+        " import scaledattn.derive;"
         " assert any(getattr(getattr(StrPrinter, n), '_scaledattn', False)"
         " for n in dir(StrPrinter));"
-        " assert theorem.REPORTS and expr.WITNESSES"
+        " assert theorem.REPORTS and expr.NONZERO_TESTS and len(sys.meta_path) == hooks;"
+        " from scaledattn.kernel import E, random_variables;"
+        " X, = random_variables('X'); d = scaledattn.derive.calc('d', E(X), E(X)).qed();"
+        " assert str(d) == 'd: E(X) = E(X) (0 steps; import scaledattn.render to show them)'"
     )
     loaded = _loaded_by(statement)
-    assert {"scaledattn.render.strings", "scaledattn.explain"} <= loaded
+    assert {"scaledattn.strings", "scaledattn.explain"} <= loaded
     assert "scaledattn.calculator" not in loaded
+    assert not any(m.startswith("scaledattn.render") for m in loaded)
 
 
 @pytest.mark.parametrize("path", sorted((PACKAGE / "kernel").glob("*.py")), ids=lambda p: p.name)

@@ -11,7 +11,8 @@ The derivations, counterexamples and consistency checks it asks for are written 
 - :mod:`~scaledattn.claims.compare`: ``≈`` and inequalities on enclosed values;
 - :mod:`~scaledattn.claims.verify`: :func:`verify`, the verdict and its evidence;
 - :mod:`~scaledattn.claims.ledger`: every checkable claim of the source texts, as data;
-- :mod:`~scaledattn.claims.report`: the table, the JSON and the docs page.
+- :mod:`~scaledattn.claims.report`: one claim's verdict as text;
+- :mod:`~scaledattn.claims.ledger.report`: the ledger's table, its JSON and its docs page.
 """
 
 from scaledattn.claims.outcome import Evidence, Result, Verdict

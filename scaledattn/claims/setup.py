@@ -34,8 +34,6 @@ import sympy
 from sympy import Symbol
 
 from scaledattn.automation.rewrite import Environment, Lemmas
-from scaledattn.calculator.build import provenance, variance_assumptions
-from scaledattn.calculator.setting import Setting
 from scaledattn.claims.syntax import Assumed, Claim, unparse
 from scaledattn.claims.terms import (
     CONSTANTS,
@@ -67,6 +65,8 @@ from scaledattn.language.definedness import first_unmet
 from scaledattn.language.laws import law_moments
 from scaledattn.language.names import Names
 from scaledattn.language.parse import quote
+from scaledattn.moments.build import provenance, variance_assumptions
+from scaledattn.moments.setting import AttentionSetting
 from scaledattn.render.display import assumption_text
 
 __all__ = ["Setup", "prepare"]
@@ -81,7 +81,7 @@ class Setup:
     assumptions: list[Assumption] = field(default_factory=list)
     described: list[str] = field(default_factory=list)
     sides: list[Value] = field(default_factory=list)
-    qk: Setting | None = None
+    qk: AttentionSetting | None = None
     env: Environment = field(default_factory=lambda: Environment(()))
 
     @property
@@ -308,7 +308,7 @@ def prepare(claim: Claim, assumed: Sequence[Assumed]) -> Setup:
         setup.described.append(note)
     if components_of(flat) or qk:
         _correlation(qk)
-        s = Setting(d=setup.scope.dimension(), **qk)
+        s = AttentionSetting(d=setup.scope.dimension(), **qk)
         copies = sorted(
             v for v in components_of(flat) if v.rstrip("'") in ("q", "k") and v.endswith("'")
         )
@@ -352,7 +352,7 @@ def _dimension_written_n(flat: Sequence[Any]) -> bool:
     return not any(isinstance(node, scores) for x in flat for node in sympy.preorder_traversal(x))
 
 
-def _copy_defaults(setup: Setup, copy: str, s: Setting) -> None:
+def _copy_defaults(setup: Setup, copy: str, s: AttentionSetting) -> None:
     """A primed q or k (k') is another draw of its vector: its mean and variance, stated.
 
     The lesson's k' is an independent copy of k (``q·k − q·k'``): its components have

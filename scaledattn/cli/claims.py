@@ -109,7 +109,7 @@ def cmd_claims(args: argparse.Namespace) -> int:
     """Check the ledger (or one source's part of it); exit 0 whatever the verdicts."""
     from scaledattn.attention.experiments import check_int
     from scaledattn.claims.ledger import check, select
-    from scaledattn.claims.report import closing_list, ledger_json, ledger_text
+    from scaledattn.claims.ledger.report import closing_list, ledger_json, ledger_text
     from scaledattn.progress import Bar
     from scaledattn.render import to_json
 

@@ -23,6 +23,12 @@ the kernel about the rest. This only leaves candidates out (a replay that disagr
 with the kernel would miss a justification, never make one): every step of every
 built-in theorem passes it (tests/prooffile/test_check_proof.py).
 
+One of three automations that write derivations, apart on purpose: this one fills a
+gap between two expressions a learner wrote, with
+:mod:`scaledattn.automation.rewrite`'s chains (which decides whole identities by a
+normal form) and single rules; :mod:`scaledattn.moments.build` writes the lesson's
+fixed routes for a setting.
+
 Examples
 --------
 >>> from scaledattn.kernel import Derivation, Equation, Var, E, random_variables

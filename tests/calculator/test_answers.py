@@ -10,11 +10,11 @@ import sympy
 
 import scaledattn
 from scaledattn.calculator import Answer, CannotDerive, setting
-from scaledattn.calculator.build import scale_derivation, variance_derivation
 from scaledattn.cli import main
 from scaledattn.derive import audit_of, prove
 from scaledattn.errors import StepMismatch
 from scaledattn.kernel import Step
+from scaledattn.moments.build import scale_derivation, variance_derivation
 
 # (command-line options, quantity, the closed form as SymPy prints it, then its decimal
 # value where the decimals say more)

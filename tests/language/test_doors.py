@@ -102,6 +102,7 @@ def test_a_word_of_two_names_is_refused_in_every_door_with_the_product_as_the_hi
 
 
 def test_the_guide_and_verify_help_show_the_one_table() -> None:
+    import os
     import subprocess
     import sys
     from pathlib import Path
@@ -113,7 +114,7 @@ def test_the_guide_and_verify_help_show_the_one_table() -> None:
         capture_output=True,
         text=True,
         check=True,
-        env={"COLUMNS": "200", "PATH": ""},
+        env={**os.environ, "COLUMNS": "200"},
     )
     flat = " ".join(done.stdout.split())
     for line in language_lines():
