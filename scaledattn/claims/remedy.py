@@ -95,7 +95,7 @@ def with_remedies(claim: Claim, assume: Sequence[str], result: Result, verify: V
         if tries.holds(instead, ()):
             ways.append(f'holds when {condition}: "{instead}" is verified')
     theorem = _theorem_of(claim.text, lhs, rhs, assume, tries)
-    if theorem:
+    if theorem and not any(theorem.endswith(way) for way in ways):  # said once
         ways.insert(0, theorem)
     from scaledattn.render.diagnose import negative_variance, sum_for_product
 
