@@ -65,7 +65,7 @@ from scaledattn.language.definedness import first_unmet
 from scaledattn.language.laws import law_moments
 from scaledattn.language.names import Names
 from scaledattn.language.parse import quote
-from scaledattn.moments.build import provenance, variance_assumptions
+from scaledattn.moments.build import per_index, provenance, variance_assumptions, vectors
 from scaledattn.moments.setting import AttentionSetting
 from scaledattn.render.display import assumption_text
 
@@ -316,10 +316,15 @@ def prepare(claim: Claim, assumed: Sequence[Assumed]) -> Setup:
             default = not any(k in given for k in _fields_of(assumption))
             setup.add(assumption, default=default)
             if copies and s.corr is None and isinstance(assumption, IndependentComponents):
-                vectors = [RandomVector(v, s.d) for v in ("q", "k", *copies)]
-                setup.add(IndependentComponents(*vectors), default=default)
+                family = [RandomVector(v, s.d) for v in ("q", "k", *copies)]
+                setup.add(IndependentComponents(*family), default=default)
         for copy in copies if s.corr is None else ():
             _copy_defaults(setup, copy, s)
+        if s.corr is not None:  # E[q_i k_i] = Cov(q_i, k_i) + E[q_i]E[k_i], declared with it
+            q, k = vectors(s)
+            index = sympy.Symbol("i", integer=True, positive=True)
+            product = Moment(E(q[index] * k[index]), per_index(s).product)
+            setup.add(product, note=" (Cov(q_i, k_i) + E[q_i]·E[k_i])")
         if s.corr is not None:  # the joint law the fourth moments are computed under, stated
             setup.described += [f"{line} (given Cov(q_i, k_i))" for line in provenance(s)]
             setup.described.append(

@@ -74,6 +74,7 @@ def test_a_malformed_law_in_a_proof_file_is_a_one_line_error_at_its_line() -> No
 def test_a_covariance_of_q_and_k_correlates_them_in_verify() -> None:
     assert _verdict("Var(q·k) = d_k*(1 + rho**2)", "Cov(q_i, k_i) = rho") == "VERIFIED"
     assert _verdict("E(q·k) = d_k*rho", "Cov(q_i, k_i) = rho") == "VERIFIED"
+    assert _verdict("Var(q_i*k_i) = 1 + rho**2", "Cov(q_i, k_i) = rho") == "VERIFIED"
     result = verify("Var(q·k) = d_k", ["Cov(q_i, k_i) = rho"])
     assert result.verdict.name == "REFUTED"
     assert any("jointly Gaussian" in a for a in result.assumptions)
