@@ -133,8 +133,6 @@ def plural(n: int, noun: str) -> str:
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
-
-
 def verdict_line(audit: Audit) -> str:
     """One line: VERIFIED or REJECTED, with the count of steps and the assumptions used."""
     d = audit.derivation
