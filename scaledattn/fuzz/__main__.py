@@ -28,6 +28,12 @@ def main(argv: list[str] | None = None) -> int:
         metavar="K",
         help="after each drawn case, K cases aimed at one rule each, the rules in turn",
     )
+    parser.add_argument(
+        "--checker",
+        action="store_true",
+        help="a third party: each rewrite audited as a one-step derivation and its"
+        " certificate checked by the independent checker",
+    )
     args = parser.parse_args(argv)
 
     with Bar("fuzz campaign", "application") as bar:
@@ -36,14 +42,25 @@ def main(argv: list[str] | None = None) -> int:
             bar(min(stats.applications, args.applications), args.applications)
 
         stats, found = run(
-            args.applications, args.seed, args.seconds, progress, not args.all, args.aimed
+            args.applications,
+            args.seed,
+            args.seconds,
+            progress,
+            not args.all,
+            args.aimed,
+            args.checker,
         )
     aimed = f" --aimed {args.aimed}" if args.aimed else ""
+    aimed += " --checker" if args.checker else ""
     print(f"python -m scaledattn.fuzz --applications {args.applications} --seed {args.seed}{aimed}")
     print(stats.table())
     for choices, disagreement in found:
         print(f"\n{disagreement}\n  choices:   {choices}")
-    return 1 if found else 0
+    for rule, case, rewritten in stats.refusals:
+        print(f"\nthe kernel accepts and the checker refuses {rule}\n  term:      {case}")
+        print(f"  rewritten: {rewritten}")
+    refused = sum(c.refused for c in stats.rules.values())
+    return 1 if found or refused else 0
 
 
 if __name__ == "__main__":

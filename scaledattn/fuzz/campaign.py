@@ -104,6 +104,12 @@ class RuleCount:
     differed: int = 0
     partial: int = 0
     crashed: int = 0
+    #: with the checker as third party: the rewrites the checker accepted, refused,
+    #: could not read, and those the kernel itself refused as a one-step derivation
+    checked: int = 0
+    refused: int = 0
+    unread: int = 0
+    kernel_refused: int = 0
 
 
 @dataclass
@@ -117,6 +123,9 @@ class Stats:
     rules: dict[str, RuleCount] = field(default_factory=dict)
     seconds: float = 0.0
     partials: list[Disagreement] = field(default_factory=list)
+    #: rewrites the kernel accepted and the checker refused (the first few kept)
+    refusals: list[tuple[str, Case, Any]] = field(default_factory=list)
+    third_party: bool = False
 
     def count(self, name: str) -> RuleCount:
         """The counts of one rule."""
@@ -131,13 +140,18 @@ class Stats:
         """A plain-text table: one line per rule, then the totals and the rate."""
         head = f"{'rule':26} {'applied':>9} {'rewrote':>8} {'agreed':>8} {'undecided':>9}"
         head += f" {'DIFFERED':>8} {'partial':>7} {'crashed':>7}"
+        if self.third_party:
+            head += f" {'checked':>8} {'REFUSED':>7} {'unread':>7} {'k-refused':>9}"
         lines = [head]
         for name in rule_names():
             x = self.count(name)
-            lines.append(
+            line = (
                 f"{name:26} {x.applications:9d} {x.rewrites:8d} {x.agreed:8d} {x.undecided:9d}"
                 f" {x.differed:8d} {x.partial:7d} {x.crashed:7d}"
             )
+            if self.third_party:
+                line += f" {x.checked:8d} {x.refused:7d} {x.unread:7d} {x.kernel_refused:9d}"
+            lines.append(line)
         rate = self.applications / self.seconds if self.seconds else 0.0
         lines.append(
             f"{self.applications} rule applications on {self.cases} terms in {self.worlds}"
@@ -211,7 +225,29 @@ def check_case(
             else:
                 count.differed += 1
                 return Disagreement(name, case, rewritten, world, cache[n], after)
+        if stats.third_party:
+            _third_party(name, case, rewritten, stats, count)
     return None
+
+
+def _third_party(name: str, case: Case, rewritten: Any, stats: Stats, count: RuleCount) -> None:
+    """The kernel's and the checker's verdicts on the rewrite as a one-step derivation."""
+    from scaledattn.fuzz.third_party import checker_word
+
+    try:
+        said = checker_word(name, case.term, rewritten, case.assumptions)
+    except Exception:  # the kernel refusing a term it cannot take apart
+        said = "kernel refused"
+    if said == "checked":
+        count.checked += 1
+    elif said == "unread":
+        count.unread += 1
+    elif said == "kernel refused":
+        count.kernel_refused += 1
+    else:
+        count.refused += 1
+        if len(stats.refusals) < PARTIALS_KEPT:
+            stats.refusals.append((name, case, rewritten))
 
 
 def _worlds(case: Case, ch: Chooser, stats: Stats) -> list[World]:
@@ -336,6 +372,7 @@ def run(
     progress: Callable[[Stats], None] | None = None,
     stop_at_first: bool = True,
     aimed: int = 0,
+    checker: bool = False,
 ) -> tuple[Stats, list[tuple[list[int], Disagreement]]]:
     """A campaign of at least ``applications`` rule applications (or ``seconds``).
 
@@ -344,9 +381,11 @@ def run(
     (:mod:`.redexes`), so that every rule rewrites many terms, not only the rules
     whose redex a drawn term often holds. Returns the counts and the first
     disagreement of each rule, shrunk, with its choice sequence (the counts go on after
-    a disagreement unless ``stop_at_first``).
+    a disagreement unless ``stop_at_first``). ``checker``: every rewrite is also audited
+    by the kernel as a one-step derivation and its certificate checked by the independent
+    checker (:mod:`.third_party`).
     """
-    stats = Stats()
+    stats = Stats(third_party=checker)
     found: list[tuple[list[int], Disagreement]] = []
     start = time.perf_counter()
     number = 0
