@@ -28,6 +28,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("scaledattn.render",),
     ("scaledattn.derive",),
     ("scaledattn.calculator", "scaledattn.numeric"),
+    ("scaledattn.gate",),
     ("scaledattn.proofs",),
     ("scaledattn.registry", "scaledattn.grading", "scaledattn.attention", "scaledattn.fuzz"),
     ("scaledattn.claims", "scaledattn.torchattn"),

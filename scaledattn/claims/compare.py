@@ -165,6 +165,10 @@ class Comparisons:
             return value, []
         chain = normalize(value, self.setup.env)
         end = chain.end
+        expanded = sympy.expand(end)
+        if has_moments(end) and not has_moments(expanded):  # 1 + E[X]·E[Y] − E[X]·E[Y]
+            chain = Chain(chain.start, (*chain.steps, (expanded, "ring", "")))
+            end = expanded
         if degenerate(end):
             raise InvalidArgument(f"{what} reduces to a division by zero")
         if has_moments(end) or is_random(end):

@@ -474,6 +474,7 @@ def _law(
             forms[b][a] = forms[b].get(a, Fraction(0)) + pick(
                 chooser, (Fraction(1), Fraction(-1), Fraction(2))
             )
+    _copy_declared(atoms, declared, laws, forms, families, chooser)
     latents = list(laws)
     outcomes: list[tuple[Fraction, dict[AtomKey, Num]]] = []
     for combo in itertools.product(*(laws[x] for x in latents)):
@@ -496,6 +497,36 @@ def _law(
             except Undecided as err:
                 raise Undefined(f"the definition of {name} has no value: {err}") from None
     return tuple(outcomes)
+
+
+def _copy_declared(
+    atoms: Sequence[AtomKey],
+    declared: Mapping[AtomKey, Any],
+    laws: Mapping[AtomKey, Law],
+    forms: dict[AtomKey, dict[AtomKey, Fraction]],
+    families: Sequence[Independence],
+    chooser: Chooser,
+) -> None:
+    """Sometimes one unit a copy of another (kᵢ = qᵢ at every i) where their laws agree.
+
+    Atoms with declared moments are fitted one law each and get no added correlation
+    (it would change their variance); a copy keeps every marginal, and gives the
+    dependent models a declared E[qᵢkᵢ] = 1 next to E[qᵢ] = 0 needs.
+    """
+    units = sorted({a[0] for a in atoms if a in declared})
+    if len(units) < 2 or chooser.integer(0, 2) == 0:
+        return
+    source, target = pick(chooser, units), pick(chooser, units)
+    if source == target:
+        return
+    for atom in atoms:
+        if atom[0] != target:
+            continue
+        twin = (source, atom[1])
+        if twin not in laws or twin not in declared or laws[twin] != laws[atom]:
+            continue
+        if forms[twin] == {twin: Fraction(1)} and _may_share([twin, atom], families):
+            forms[atom] = {twin: Fraction(1)}
 
 
 def _solve_named_moments(assumptions: Sequence[Assumption], world: World) -> None:

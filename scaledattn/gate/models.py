@@ -1,0 +1,160 @@
+"""A model of the assumptions: the evidence that a verdict is not about an empty context.
+
+A verdict drawn from assumptions that no model satisfies is vacuous (from 1 = E[q₁k₁] and
+E[q₁] = 0 one "proves" 1 = 0). Before a VERIFIED or a REFUTED, the doors ask
+:func:`model_of` for a model of *all* the assumptions in force: a
+:class:`~scaledattn.numeric.semantics.World` drawn by :func:`~scaledattn.numeric.worlds.draw_world`
+(laws for the random atoms, values for the constants, dimensions and indices) that the
+semantics checks against every assumption, independence included
+(:func:`~scaledattn.numeric.semantics.check_world`). None found: no verdict.
+
+What the search finds: finite laws (coins, a Bernoulli, a three-point law, point masses,
+the two-point law μ ± σ fitted to a declared mean and variance, sums of those where no
+independence forbids it), small dimensions (1..3), indices within their ranges, constants
+among a few small numbers within their signs; a moment whose value is a lone constant
+gives that constant its value. What it cannot find: a law that no such draw fits (a
+declared E[XY] = 1 with no declared means; a fourth moment fixed apart from the second),
+a dimension above 3 unless the claim fixes it (then the law must stay enumerable).
+
+Examples
+--------
+>>> from scaledattn.kernel import E, Moment, random_variables
+>>> (X,) = random_variables("X")
+>>> model_of([E(X)], [Moment(E(X), 1)]) is not None
+True
+>>> model_of([E(X)], [Moment(E(2 * X), 3), Moment(E(X), 1)]) is None
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+from typing import Any
+
+import sympy
+from sympy import Symbol
+
+from scaledattn.kernel.assumptions import Assumption
+from scaledattn.numeric.semantics import World, agree, check_world
+from scaledattn.numeric.semantics import show as show_number
+from scaledattn.numeric.worlds import TOO_LARGE, RandomChooser, draw_world
+
+__all__ = [
+    "MODEL_TRIES",
+    "NO_MODEL",
+    "confirmed_counterexample",
+    "describe",
+    "model_line",
+    "model_of",
+]
+
+#: Worlds drawn (each checked by the semantics) before the search gives up.
+MODEL_TRIES = 48
+NO_MODEL = "no model of the assumptions was found"
+
+
+def model_of(
+    terms: Sequence[Any],
+    assumptions: Sequence[Assumption],
+    *,
+    defined: Mapping[str, Any] | None = None,
+    fixed: Mapping[Symbol, Fraction] | None = None,
+    seed: int = 0,
+    tries: int = MODEL_TRIES,
+) -> World | None:
+    """A world the semantics confirms satisfies every assumption, or None.
+
+    ``terms`` name the atoms, constants and dimensions the world must give values
+    (the claim's sides); ``defined`` random variables computed from others
+    (``{"Y": X}``); ``fixed`` values some symbols must take. When the terms need a law
+    too large to enumerate (q·k at dₖ = 64), the world is drawn for the assumptions
+    alone (their schematic facts read at a small dimension).
+    """
+    world = _search(terms, assumptions, defined, fixed, seed, tries)
+    if world is None and terms and _too_large(terms, assumptions, defined, fixed, seed):
+        world = _search((), assumptions, defined, fixed, seed, tries)
+    return world
+
+
+def _search(
+    terms: Sequence[Any],
+    assumptions: Sequence[Assumption],
+    defined: Mapping[str, Any] | None,
+    fixed: Mapping[Symbol, Fraction] | None,
+    seed: int,
+    tries: int,
+) -> World | None:
+    chooser = RandomChooser(seed)
+    for _ in range(tries):
+        try:
+            world, why = draw_world(
+                terms, tuple(assumptions), chooser, defined=defined, fixed=fixed, shrink=True
+            )
+        except (TypeError, ValueError, ArithmeticError, RecursionError):
+            return None  # a term the drawer cannot read: no model from it
+        if world is not None and check_world(world, tuple(assumptions)) == "":
+            return world
+        if why == TOO_LARGE:
+            return None
+    return None
+
+
+def _too_large(
+    terms: Sequence[Any],
+    assumptions: Sequence[Assumption],
+    defined: Mapping[str, Any] | None,
+    fixed: Mapping[Symbol, Fraction] | None,
+    seed: int,
+) -> bool:
+    try:
+        _, why = draw_world(
+            terms, tuple(assumptions), RandomChooser(seed), defined=defined, fixed=fixed,
+            shrink=True,
+        )  # fmt: skip
+    except (TypeError, ValueError, ArithmeticError, RecursionError):
+        return False
+    return why == TOO_LARGE
+
+
+def describe(world: World) -> str:
+    """One line: the symbols' values, each random atom's law, the joint law's size."""
+    parts = [f"{s} = {show_number(v)}" for s, v in sorted(world.values.items(), key=str)]
+    parts += [f"{k} = ({', '.join(show_number(x) for x in v)})" for k, v in world.vectors.items()]
+    atoms = sorted(world.outcomes[0][1]) if world.outcomes else []
+    shown = []
+    for atom in atoms[:MAX_ATOMS_SHOWN]:
+        law: dict[Any, Fraction] = {}
+        for p, omega in world.outcomes:
+            law[omega[atom]] = law.get(omega[atom], Fraction(0)) + p
+        points = ", ".join(
+            f"{show_number(v)}" + (f" w.p. {p}" if len(law) > 1 and len(set(law.values())) > 1
+                                   else "")
+            for v, p in sorted(law.items(), key=lambda kv: float(kv[0]))
+        )  # fmt: skip
+        name = atom[0] if atom[1] == 0 else f"{atom[0]}_{atom[1]}"
+        shown.append(f"{name} ∈ {{{points}}}")
+    if len(atoms) > MAX_ATOMS_SHOWN:
+        shown.append(f"… ({len(atoms)} atoms)")
+    parts += shown
+    if len(world.outcomes) > 1:
+        parts.append(f"{len(world.outcomes)} outcomes")
+    return ", ".join(parts) if parts else "any (no constant, no random variable)"
+
+
+#: Random atoms whose marginal law a model's one-line description lists.
+MAX_ATOMS_SHOWN = 4
+
+
+def model_line(world: World) -> str:
+    """The rendering's line: ``a model of the assumptions: …, checked by the semantics``."""
+    return f"a model of the assumptions: {describe(world)} (each assumption checked on it)"
+
+
+def confirmed_counterexample(
+    lhs: Any, rhs: Any, world: World | None, assumptions: Sequence[Assumption]
+) -> bool:
+    """Whether ``world`` satisfies every assumption and the two sides differ in it."""
+    if world is None or check_world(world, tuple(assumptions)):
+        return False
+    return agree(sympy.sympify(lhs), sympy.sympify(rhs), world) == "differ"
