@@ -74,6 +74,7 @@ from scaledattn.claims.terms import Value, has_moments
 from scaledattn.claims.theorems import limit, proved
 from scaledattn.derive import audit_of
 from scaledattn.errors import InvalidArgument, Undecided, Undefined
+from scaledattn.gate import NO_MODEL, model_line, model_of
 from scaledattn.kernel import Assumption, Moment, Positive, Std, Var, same
 from scaledattn.kernel.expr import is_random, rebuild
 from scaledattn.kernel.rules import prop_key
@@ -130,7 +131,8 @@ def verify(
         raise InvalidArgument(
             f"cannot decide {parsed.text!r}: {type(err).__name__}: {err}".splitlines()[0]
         ) from None
-    result = _result(parsed.text, setup, outcomes)
+    outcomes, model = _gated(outcomes, setup, context)
+    result = _result(parsed.text, setup, outcomes, model)
     if not remedies:
         return result
     from scaledattn.claims.remedy import with_remedies
@@ -138,7 +140,35 @@ def verify(
     return with_remedies(parsed, assume, result, verify)  # it verifies its candidates again
 
 
-def _result(text: str, setup: Setup, outcomes: list[Outcome]) -> Result:
+def _gated(
+    outcomes: list[Outcome], setup: Setup, context: ClaimContext
+) -> tuple[list[Outcome], list[Evidence]]:
+    """A VERIFIED or REFUTED only with a model of every assumption in force (the gate).
+
+    The model is drawn for the claim's random terms and moments (a claim about numbers
+    alone needs one of the assumptions only) and checked by the semantics; none found
+    leaves the claim UNDECIDED.
+    """
+    verdict = Verdict.combine(o.verdict for o in outcomes)
+    if verdict not in (Verdict.VERIFIED, Verdict.REFUTED):
+        return outcomes, []
+    flat = [x for v in setup.sides for x in (v if isinstance(v, tuple) else (v,))]
+    terms = [x for x in flat if has_moments(x) or is_random(x)]
+    if not (terms or setup.assumptions):
+        return outcomes, []  # numbers alone: nothing to model
+    world = model_of(terms, setup.assumptions, defined=context.defined, seed=context.seed)
+    if world is None:
+        reason = (
+            f"{NO_MODEL} (the search draws small finite laws and checks each assumption"
+            " on them), so the verdict is withheld"
+        )
+        return [Outcome(Verdict.UNDECIDED, reason=reason)], []
+    return outcomes, [Evidence("model", model_line(world, setup.assumptions))]
+
+
+def _result(
+    text: str, setup: Setup, outcomes: list[Outcome], model: Sequence[Evidence] = ()
+) -> Result:
     verdict = Verdict.combine(o.verdict for o in outcomes)
     evidence: list[Evidence] = []
     for name in dict.fromkeys(setup.scope.limits):
@@ -160,6 +190,7 @@ def _result(text: str, setup: Setup, outcomes: list[Outcome]) -> Result:
             summary = f"relation {n}: {e.summary}" if several else e.summary
             evidence.append(Evidence(e.kind, summary, e.detail, e.data))
     evidence += [Evidence("computation", w) for w in dict.fromkeys(setup.scope.witnesses)]
+    evidence += model
     refuted = [o for o in outcomes if o.verdict is Verdict.REFUTED]
     correct = "; ".join(o.correct for o in refuted if o.correct)
     counter = next((o.counterexample for o in refuted if o.counterexample), None)

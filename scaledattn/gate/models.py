@@ -28,7 +28,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping, Sequence, Set
 from fractions import Fraction
 from typing import Any
 
@@ -72,8 +72,13 @@ def model_of(
     alone (their schematic facts read at a small dimension).
     """
     world = _search(terms, assumptions, defined, fixed, seed, tries)
-    if world is None and terms and _too_large(terms, assumptions, defined, fixed, seed):
-        world = _search((), assumptions, defined, fixed, seed, tries)
+    if world is None and (terms or defined):
+        # The terms' own atoms (or a law too large) stood in the way: a model of the
+        # assumptions alone, with the definitions they name (another definition is a
+        # function of the atoms, true in every model).
+        named = {str(s) for a in assumptions for p in _parts(a) for s in _atoms(p)}
+        used = {n: e for n, e in (defined or {}).items() if n in named}
+        world = _search((), assumptions, used, fixed, seed, tries // 2)
     return world
 
 
@@ -94,32 +99,30 @@ def _search(
         except (TypeError, ValueError, ArithmeticError, RecursionError):
             return None  # a term the drawer cannot read: no model from it
         if world is not None and check_world(world, tuple(assumptions)) == "":
-            return world
+            found: World = world
+            return found
         if why == TOO_LARGE:
             return None
     return None
 
 
-def _too_large(
-    terms: Sequence[Any],
-    assumptions: Sequence[Assumption],
-    defined: Mapping[str, Any] | None,
-    fixed: Mapping[Symbol, Fraction] | None,
-    seed: int,
-) -> bool:
-    try:
-        _, why = draw_world(
-            terms, tuple(assumptions), RandomChooser(seed), defined=defined, fixed=fixed,
-            shrink=True,
-        )  # fmt: skip
-    except (TypeError, ValueError, ArithmeticError, RecursionError):
-        return False
-    return why == TOO_LARGE
+def _parts(a: Assumption) -> list[Any]:
+    return [v for v in vars(a).values() if isinstance(v, sympy.Basic)] + list(
+        getattr(a, "units", ()) or ()
+    )
 
 
-def describe(world: World) -> str:
-    """One line: the symbols' values, each random atom's law, the joint law's size."""
-    parts = [f"{s} = {show_number(v)}" for s, v in sorted(world.values.items(), key=str)]
+def _atoms(term: Any) -> set[Any]:
+    return set(term.atoms(sympy.Symbol)) if isinstance(term, sympy.Basic) else set()
+
+
+def describe(world: World, hide: Set[Symbol] = frozenset()) -> str:
+    """One line: the symbols' values, each random atom's law, the joint law's size.
+
+    ``hide``: symbols not shown (a schematic index the world happens to give a value).
+    """
+    values = sorted((kv for kv in world.values.items() if kv[0] not in hide), key=str)
+    parts = [f"{s} = {show_number(v)}" for s, v in values]
     parts += [f"{k} = ({', '.join(show_number(x) for x in v)})" for k, v in world.vectors.items()]
     atoms = sorted(world.outcomes[0][1]) if world.outcomes else []
     shown = []
@@ -146,9 +149,13 @@ def describe(world: World) -> str:
 MAX_ATOMS_SHOWN = 4
 
 
-def model_line(world: World) -> str:
-    """The rendering's line: ``a model of the assumptions: …, checked by the semantics``."""
-    return f"a model of the assumptions: {describe(world)} (each assumption checked on it)"
+def model_line(world: World, assumptions: Sequence[Assumption] = ()) -> str:
+    """The rendering's line: ``a model of the assumptions: … (each assumption checked on it)``.
+
+    The schematic indices of ``assumptions`` (the i of E[qᵢ] = 0) are not shown.
+    """
+    hide = {i for a in assumptions for i in getattr(a, "indices", ())}
+    return f"a model of the assumptions: {describe(world, hide)} (each assumption checked on it)"
 
 
 def confirmed_counterexample(

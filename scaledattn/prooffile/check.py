@@ -23,11 +23,13 @@ from functools import cache
 from typing import Any
 
 import sympy
+from sympy.logic.boolalg import Boolean
 
 from scaledattn.claims.automation import key
 from scaledattn.claims.consistency import inconsistency
 from scaledattn.derive import audit_of
 from scaledattn.errors import ProofFileError
+from scaledattn.gate import NO_MODEL, model_line, model_of
 from scaledattn.kernel import (
     RULES,
     Assumption,
@@ -107,12 +109,18 @@ class TheoremVerdict:
     steps: list[StepVerdict] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     audit: Audit | None = None
+    #: The gate's line: a model of the assumptions (:func:`scaledattn.gate.model_of`).
+    model: str = ""
+    #: Why no verdict is given ("" when one is): no model of the assumptions was found,
+    #: or they are inconsistent.
+    withheld: str = ""
 
     @property
     def verified(self) -> bool:
-        """True when the kernel proved the theorem (every step justified)."""
+        """True when the kernel proved the theorem (every step justified) and a model exists."""
         rejected = any(s.status in ("rejected", "unproved") for s in self.steps)
-        return self.audit is not None and self.audit.verified and not self.problems and not rejected
+        proved = self.audit is not None and self.audit.verified
+        return proved and not self.problems and not rejected and not self.withheld
 
     @property
     def gaps(self) -> int:
@@ -307,7 +315,14 @@ class Checker:
         verdict = TheoremVerdict(block, assumptions, described, start)
         problem = inconsistency(assumptions, {}, {})
         if problem:  # as scaledattn verify: nothing follows from assumptions no model meets
-            verdict.problems.append(f"the assumptions are inconsistent ({problem})")
+            verdict.withheld = f"the assumptions are inconsistent ({problem})"
+        else:
+            terms = [statement.lhs, statement.rhs, start, *(s.claim for s in block.steps)]
+            world = model_of([t for t in terms if not isinstance(t, Boolean)], assumptions)
+            if world is None:
+                verdict.withheld = NO_MODEL
+            else:
+                verdict.model = model_line(world, assumptions)
         if key(start) != key(statement.lhs):
             verdict.problems.append(
                 "the chain does not start at the statement's left side"

@@ -85,6 +85,8 @@ def verdict_line(v: TheoremVerdict) -> str:
         n = len(v.audit.derivation.steps) if v.audit else 0
         gaps = f"; {v.gaps} gap{'s' if v.gaps != 1 else ''} bridged" if v.gaps else ""
         return f"VERIFIED {v.block.name}: {n} kernel step{'s' if n != 1 else ''}{gaps}"
+    if v.withheld:
+        return f"UNDECIDED {v.block.name}: {v.withheld}"
     bad = [f"step {s.number} (line {s.line})" for s in v.steps if s.status == "rejected"]
     if not bad and not v.problems:
         open_steps = [f"step {s.number} (line {s.line})" for s in v.steps if s.status == "unproved"]
@@ -102,6 +104,8 @@ def report_text(path: str, verdicts: list[TheoremVerdict], blocks: int = 0) -> s
             f"{path}:{b.line}{_where(v, bool(blocks))}: theorem {b.name}: {b.statement_text}"
         )
         out.append("  assuming: " + ("; ".join(v.described) if v.described else "nothing"))
+        if v.model:
+            out.append(f"  {v.model}")
         for s in v.steps:
             out.extend(_step_lines(s))
         for problem in v.problems:
@@ -137,6 +141,8 @@ def report_json(path: str, verdicts: list[TheoremVerdict], blocks: int = 0) -> d
                 "assumptions": v.described,
                 "verified": v.verified,
                 "problems": v.problems,
+                "model": v.model,
+                "withheld": v.withheld,
                 "steps": [
                     {
                         "step": s.number,
