@@ -183,3 +183,38 @@ def _self_independent(
 def positive_constants(symbols: Sequence[Symbol]) -> list[Symbol]:
     """The symbols a user writes that the calculator takes as positive (σ, c)."""
     return [s for s in symbols if s.is_positive and not s.is_integer]
+
+
+def kept_defaults(
+    declared: Sequence[Assumption], defaults: Sequence[Assumption], terms: Sequence[Any] = ()
+) -> tuple[list[Assumption], list[tuple[Assumption, str]]]:
+    """The defaults kept (each consistent with the user's lines and those kept before it).
+
+    A default is a convenience, never a premise against what the user wrote: each is kept
+    only when no check of :func:`inconsistency` fails with it and the gate finds a model of
+    the user's lines, the defaults kept so far and it (:func:`scaledattn.gate.model_of`).
+    Moments are tried first, independence last (a declared E[qᵢkᵢ] = 1 keeps the means 0
+    and drops the independence they contradict). Returns (kept, [(dropped, why)]).
+    """
+    from scaledattn.gate import model_of
+
+    if not declared or inconsistency(declared, {}, {}):
+        return list(defaults), []  # nothing to contradict, or the user's lines alone fail
+    if model_of(terms, [*declared, *defaults]) is not None:
+        return list(defaults), []
+    # When the search finds no model of the user's lines alone, a default is judged by
+    # the algebraic checks only (the search's failure says nothing about it).
+    searchable = model_of(terms, declared) is not None
+    kept: list[Assumption] = []
+    dropped: list[tuple[Assumption, str]] = []
+    order = sorted(defaults, key=lambda a: isinstance(a, Independence))
+    for default in order:
+        trial = [*declared, *kept, default]
+        problem = inconsistency(trial, {}, {})
+        if problem:
+            dropped.append((default, f"inconsistent with the lines above: {problem}"))
+        elif searchable and model_of(terms, trial) is None:
+            dropped.append((default, "no model of it with the lines above was found"))
+        else:
+            kept.append(default)
+    return [a for a in defaults if a in kept], dropped

@@ -86,6 +86,8 @@ LAWS: tuple[tuple[tuple[Fraction, Fraction], ...], ...] = (
 )
 REALS = tuple(Fraction(x) for x in ("-2", "-1", "-1/2", "0", "1/2", "1", "3/2", "2", "3"))
 POSITIVES = tuple(x for x in REALS if x > 0)
+#: Variances tried for an atom whose mean alone is declared (a point mass among them).
+SPREADS = (Fraction(1), Fraction(0), Fraction(1, 4))
 ENTRIES = tuple(Fraction(x) for x in ("-1", "0", "1/2", "1", "2"))
 
 
@@ -447,6 +449,8 @@ def _law(
     for atom in atoms:
         moments = declared.get(atom)
         if moments:
+            if "var" not in moments:  # a declared mean alone: the spread is free
+                moments = {**moments, "var": pick(chooser, SPREADS)}
             law = _fitted(moments)
             if law is None:
                 raise Undefined(f"a declared variance of {atom[0]} is negative")

@@ -26,7 +26,7 @@ import sympy
 from sympy.logic.boolalg import Boolean
 
 from scaledattn.claims.automation import key
-from scaledattn.claims.consistency import inconsistency
+from scaledattn.claims.consistency import inconsistency, kept_defaults
 from scaledattn.derive import audit_of
 from scaledattn.errors import ProofFileError
 from scaledattn.gate import NO_MODEL, model_line, model_of
@@ -266,7 +266,9 @@ def with_defaults(block: TheoremBlock) -> tuple[tuple[Assumption, ...], list[str
     mentions_c = any(c in rebuild(e).free_symbols for e in exprs if hasattr(e, "free_symbols"))
     if mentions_c and not any(isinstance(a, Positive) and a.symbol == c for a in declared):
         added.append(Positive(c))
+    added, dropped = kept_defaults(declared, added, exprs)
     described += [assumption_text(a) + " (default)" for a in added]
+    described += [f"{assumption_text(a)} (default dropped: {why})" for a, why in dropped]
     return tuple(declared + added), described
 
 
