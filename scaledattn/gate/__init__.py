@@ -16,5 +16,14 @@ from scaledattn.gate.models import (
     model_line,
     model_of,
 )
+from scaledattn.gate.steps import check_steps, step_alarm
 
-__all__ = ["NO_MODEL", "confirmed_counterexample", "describe", "model_line", "model_of"]
+__all__ = [
+    "NO_MODEL",
+    "check_steps",
+    "confirmed_counterexample",
+    "describe",
+    "model_line",
+    "model_of",
+    "step_alarm",
+]

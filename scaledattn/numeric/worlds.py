@@ -44,6 +44,7 @@ from scaledattn.kernel.assumptions import (
     Moment,
     Positive,
 )
+from scaledattn.kernel.binders import subst
 from scaledattn.kernel.expr import (
     Component,
     CrossSum,
@@ -397,7 +398,10 @@ def _draw_at(
                 hi = top
         else:
             hi = max(top, 1)
-        values[s] = Fraction(chooser.integer(1, max(hi, 1)))
+        # An index of a range starts at 1; an integer symbol without one at the lowest
+        # value its facts allow (0 for a non-negative one, -1 for any integer).
+        low = 1 if upper is not None or s.is_positive else (0 if s.is_nonnegative else -1)
+        values[s] = Fraction(chooser.integer(low, max(hi, 1)))
     for t, w in distinct:
         if t in values and w in values and values[t] == values[w]:
             values[w] = Fraction(int(values[w]) % max(top, 2) + 1)
@@ -542,9 +546,11 @@ def _solve_named_moments(assumptions: Sequence[Assumption], world: World) -> Non
         if s.is_integer or isinstance(s, RandomVariable):
             continue
         schematic = sorted(
-            {c.index for c in a.lhs.atoms(Component) if isinstance(c.index, Symbol)}, key=str
-        )
-        lhs = a.lhs.xreplace({i: sympy.Integer(1) for i in schematic})
+            {c.index for c in a.lhs.atoms(Component) if isinstance(c.index, Symbol)}
+            & a.lhs.free_symbols,
+            key=str,
+        )  # the free ones: an index a sum of the left side binds is the sum's
+        lhs = subst(a.lhs, {i: sympy.Integer(1) for i in schematic})
         try:
             world.values[s] = value(lhs, world)
         except (Undefined, Undecided):

@@ -29,7 +29,7 @@ from scaledattn.claims.automation import key
 from scaledattn.claims.consistency import inconsistency, kept_defaults
 from scaledattn.derive import audit_of
 from scaledattn.errors import ProofFileError
-from scaledattn.gate import NO_MODEL, model_line, model_of
+from scaledattn.gate import NO_MODEL, check_steps, model_line, model_of
 from scaledattn.kernel import (
     RULES,
     Assumption,
@@ -318,7 +318,7 @@ class Checker:
         problem = inconsistency(assumptions, {}, {})
         if problem:  # as scaledattn verify: nothing follows from assumptions no model meets
             verdict.withheld = f"the assumptions are inconsistent ({problem})"
-        else:
+        elif not self.bare:  # the library's lemmas have models (tests/gate/test_steps.py)
             terms = [statement.lhs, statement.rhs, start, *(s.claim for s in block.steps)]
             world = model_of([t for t in terms if not isinstance(t, Boolean)], assumptions)
             if world is None:
@@ -384,6 +384,8 @@ class Checker:
                     )  # fmt: skip
                 verdict.steps.append(step)
             prev = written.claim
+        if verdict.verified and not self.bare:  # the gate: every step true on models
+            check_steps(completed)  # (the library's lemmas: tests/gate/test_steps.py)
         if verdict.verified and verdict.audit.theorem is not None:
             self.theorems[block.name] = verdict.audit.theorem
         return verdict
