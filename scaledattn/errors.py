@@ -143,6 +143,14 @@ class Undefined(ScaledAttnError, ArithmeticError):
     """The term has no value in this world (0⁻¹, log 0, √−1, q₅ of a 3-vector)."""
 
 
+class SoundnessAlarm(ScaledAttnError):
+    """A step the kernel accepted is false in a model of its assumptions (the gate's alarm).
+
+    The verdict is withheld; the message names the step, its rule and the model. A bug in
+    scaledattn, never the user's: the command line exits 70 and asks for a report.
+    """
+
+
 class CaseTimeout(ScaledAttnError):
     """A fuzz case took longer than its time limit (a rule or an evaluation blew up)."""
 

@@ -32,6 +32,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("scaledattn.render",),
     ("scaledattn.moments",),
     ("scaledattn.calculator", "scaledattn.numeric"),
+    ("scaledattn.gate",),
     ("scaledattn.proofs",),
     ("scaledattn.registry", "scaledattn.grading", "scaledattn.attention", "scaledattn.fuzz"),
     ("scaledattn.automation",),

@@ -8,7 +8,12 @@ proof that no model satisfies the assumptions:
 - Cov(Y, Z)² ≤ Var(Y)·Var(Z) (Cauchy–Schwarz);
 - a random variable independent of itself is almost surely constant, so a declared
   ``Y = aX + b`` (a ≠ 0) with ``independent(X, Y)`` forces Var(X) = 0;
-- a constant declared positive is not given a value ≤ 0.
+- a constant declared positive is not given a value ≤ 0;
+- every declared moment, read in the normal form the automation reduces it to (E linear,
+  Var and Cov by their definitions, Cov symmetric, Cov(X, X) = Var X, products of
+  independent factors split), is an equation between the basic moments E[monomial]; a
+  moment with a schematic pair (Cov(qᵢ, qⱼ)) is read at i = j too. When these equations
+  have no common solution (their Gröbner basis is 1), no model satisfies them.
 
 Examples
 --------
@@ -27,6 +32,7 @@ import sympy
 from sympy import Expr, Symbol
 
 from scaledattn.kernel import Assumption, Cov, E, Independent, Moment, Positive, Std, Var
+from scaledattn.kernel.assumptions import Independence
 from scaledattn.kernel.expr import RandomVariable
 
 __all__ = ["inconsistency"]
@@ -41,6 +47,63 @@ def _declared(assumptions: Sequence[Assumption]) -> dict[Expr, Expr]:
         if found.setdefault(a.lhs, a.value) != a.value:
             found[a.lhs] = sympy.nan  # two values for one moment: no model has both
     return found
+
+
+def _normal_forms(assumptions: Sequence[Assumption]) -> list[tuple[Expr, Expr, Expr]]:
+    """(moment as written, its normal form, its value) for each numeric declared moment."""
+    from scaledattn.automation.rewrite import Environment, normalize
+
+    env = Environment(tuple(a for a in assumptions if isinstance(a, (Independence, Positive))))
+    found: list[tuple[Expr, Expr, Expr]] = []
+    for a in assumptions:
+        if not (isinstance(a, Moment) and a.value.is_number and a.value.is_real):
+            continue
+        readings = [a.lhs]
+        if len(a.indices) > 1:  # Cov(qᵢ, qⱼ) = 0 for every i, j: at i = j as well
+            first = a.indices[0]
+            readings.append(a.lhs.xreplace(dict.fromkeys(a.indices[1:], first)))
+        for lhs in readings:
+            try:
+                end = normalize(lhs, env).end
+            except (TypeError, ValueError, ArithmeticError, RecursionError):
+                continue
+            found.append((lhs, sympy.expand(end), a.value))
+    return found
+
+
+#: The normal-form check solves at most this many equations (a Gröbner basis grows fast).
+MAX_EQUATIONS = 12
+
+
+def normal_form_inconsistency(assumptions: Sequence[Assumption]) -> str:
+    """Why the declared moments, in their normal form, have no common value ('' if they may)."""
+    forms = _normal_forms(assumptions)
+    equations = [form - v for _, form, v in forms]
+    if not equations or len(equations) > MAX_EQUATIONS:
+        return ""
+    unknowns = sorted(
+        {m for e in equations for m in e.atoms(E, Var, Cov, Std)}, key=sympy.default_sort_key
+    )
+    shown = "; ".join(
+        f"{lhs} = {v}" + ("" if form == lhs else f" reads {form} = {v}") for lhs, form, v in forms
+    )
+    why = (
+        f"in the normal form (E linear, Var and Cov by their definitions) {shown}:"
+        " no values of the basic moments satisfy them all"
+    )
+    for e in equations:
+        if e.is_number and e != 0:
+            return why
+    if not unknowns:
+        return ""
+    polys = [e for e in equations if not e.is_number]
+    try:
+        basis = sympy.groebner(polys, *unknowns, order="lex")
+    except (sympy.PolynomialError, ValueError, TypeError, NotImplementedError):
+        return ""
+    if list(basis.exprs) == [1]:
+        return why
+    return ""
 
 
 def _is(value: Any) -> bool:
@@ -84,7 +147,7 @@ def inconsistency(
             found = _self_independent(a, definitions, moments)
             if found:
                 return found
-    return ""
+    return normal_form_inconsistency(assumptions)  # last: the checks above say it plainer
 
 
 def _self_independent(
@@ -117,3 +180,38 @@ def _self_independent(
 def positive_constants(symbols: Sequence[Symbol]) -> list[Symbol]:
     """The symbols a user writes that the calculator takes as positive (σ, c)."""
     return [s for s in symbols if s.is_positive and not s.is_integer]
+
+
+def kept_defaults(
+    declared: Sequence[Assumption], defaults: Sequence[Assumption], terms: Sequence[Any] = ()
+) -> tuple[list[Assumption], list[tuple[Assumption, str]]]:
+    """The defaults kept (each consistent with the user's lines and those kept before it).
+
+    A default is a convenience, never a premise against what the user wrote: each is kept
+    only when no check of :func:`inconsistency` fails with it and the gate finds a model of
+    the user's lines, the defaults kept so far and it (:func:`scaledattn.gate.model_of`).
+    Moments are tried first, independence last (a declared E[qᵢkᵢ] = 1 keeps the means 0
+    and drops the independence they contradict). Returns (kept, [(dropped, why)]).
+    """
+    from scaledattn.gate import model_of
+
+    if not declared or inconsistency(declared, {}, {}):
+        return list(defaults), []  # nothing to contradict, or the user's lines alone fail
+    if model_of(terms, [*declared, *defaults]) is not None:
+        return list(defaults), []
+    # When the search finds no model of the user's lines alone, a default is judged by
+    # the algebraic checks only (the search's failure says nothing about it).
+    searchable = model_of(terms, declared) is not None
+    kept: list[Assumption] = []
+    dropped: list[tuple[Assumption, str]] = []
+    order = sorted(defaults, key=lambda a: isinstance(a, Independence))
+    for default in order:
+        trial = [*declared, *kept, default]
+        problem = inconsistency(trial, {}, {})
+        if problem:
+            dropped.append((default, f"inconsistent with the lines above: {problem}"))
+        elif searchable and model_of(terms, trial) is None:
+            dropped.append((default, "no model of it with the lines above was found"))
+        else:
+            kept.append(default)
+    return [a for a in defaults if a in kept], dropped

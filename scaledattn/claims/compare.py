@@ -44,6 +44,7 @@ from scaledattn.claims.syntax import unparse
 from scaledattn.claims.terms import Value, has_moments, is_literal, tolerance
 from scaledattn.derive import audit_of
 from scaledattn.errors import InvalidArgument, Undecided
+from scaledattn.gate import check_steps
 from scaledattn.kernel import Audit, Context, Derivation, Positive
 from scaledattn.kernel.assumptions import sign_facts
 from scaledattn.kernel.expr import MOMENT_OPERATORS, is_random
@@ -101,8 +102,14 @@ _SHOWN_KEPT = 1024
 
 
 def derivation_evidence(derivation: Derivation, what: str) -> Evidence:
-    """Evidence of a checked derivation: its summary, its rendering, and its JSON."""
+    """Evidence of a checked derivation: its summary, its rendering, and its JSON.
+
+    A verified derivation passes the gate first: each step true on models of its context
+    (:func:`scaledattn.gate.check_steps` raises SoundnessAlarm otherwise).
+    """
     result = audit_of(derivation)
+    if result.verified:
+        check_steps(result.derivation)
     shown = _SHOWN.get(id(result))
     if shown is None or shown[0] is not result:
         if len(_SHOWN) >= _SHOWN_KEPT:
@@ -165,6 +172,10 @@ class Comparisons:
             return value, []
         chain = normalize(value, self.setup.env)
         end = chain.end
+        expanded = sympy.expand(end)
+        if has_moments(end) and not has_moments(expanded):  # 1 + E[X]·E[Y] − E[X]·E[Y]
+            chain = Chain(chain.start, (*chain.steps, (expanded, "ring", "")))
+            end = expanded
         if degenerate(end):
             raise InvalidArgument(f"{what} reduces to a division by zero")
         if has_moments(end) or is_random(end):

@@ -56,6 +56,7 @@ from scaledattn.claims.compare import (
     degenerate,
     derivation_evidence,
     moments_divided,
+    nonzero_unknown,
     number_text,
     rules_of,
     short,
@@ -73,7 +74,8 @@ from scaledattn.claims.syntax import parse_assumption, parse_claim, unparse
 from scaledattn.claims.terms import Value, has_moments
 from scaledattn.derive import audit_of
 from scaledattn.errors import InvalidArgument, Undecided, Undefined
-from scaledattn.kernel import same
+from scaledattn.gate import NO_MODEL, model_line, model_of
+from scaledattn.kernel import Assumption, Moment, Positive, Std, Var, same
 from scaledattn.kernel.expr import is_random, rebuild
 from scaledattn.kernel.rules import prop_key
 from scaledattn.numeric.semantics import check_world, truth, value
@@ -129,7 +131,8 @@ def verify(
         raise InvalidArgument(
             f"cannot decide {parsed.text!r}: {type(err).__name__}: {err}".splitlines()[0]
         ) from None
-    result = _result(parsed.text, setup, outcomes)
+    outcomes, model = _gated(outcomes, setup, context)
+    result = _result(parsed.text, setup, outcomes, model)
     if not remedies:
         return result
     from scaledattn.claims.remedy import with_remedies
@@ -137,7 +140,35 @@ def verify(
     return with_remedies(parsed, assume, result, verify)  # it verifies its candidates again
 
 
-def _result(text: str, setup: Setup, outcomes: list[Outcome]) -> Result:
+def _gated(
+    outcomes: list[Outcome], setup: Setup, context: ClaimContext
+) -> tuple[list[Outcome], list[Evidence]]:
+    """A VERIFIED or REFUTED only with a model of every assumption in force (the gate).
+
+    The model is drawn for the claim's random terms and moments (a claim about numbers
+    alone needs one of the assumptions only) and checked by the semantics; none found
+    leaves the claim UNDECIDED.
+    """
+    verdict = Verdict.combine(o.verdict for o in outcomes)
+    if verdict not in (Verdict.VERIFIED, Verdict.REFUTED):
+        return outcomes, []
+    flat = [x for v in setup.sides for x in (v if isinstance(v, tuple) else (v,))]
+    terms = [x for x in flat if has_moments(x) or is_random(x)]
+    if not (terms or setup.assumptions):
+        return outcomes, []  # numbers alone: nothing to model
+    world = model_of(terms, setup.assumptions, defined=context.defined, seed=context.seed)
+    if world is None:
+        reason = (
+            f"{NO_MODEL} (the search draws small finite laws and checks each assumption"
+            " on them), so the verdict is withheld"
+        )
+        return [Outcome(Verdict.UNDECIDED, reason=reason)], []
+    return outcomes, [Evidence("model", model_line(world, setup.assumptions))]
+
+
+def _result(
+    text: str, setup: Setup, outcomes: list[Outcome], model: Sequence[Evidence] = ()
+) -> Result:
     verdict = Verdict.combine(o.verdict for o in outcomes)
     evidence: list[Evidence] = []
     for name in dict.fromkeys(setup.scope.limits):
@@ -159,6 +190,7 @@ def _result(text: str, setup: Setup, outcomes: list[Outcome]) -> Result:
             summary = f"relation {n}: {e.summary}" if several else e.summary
             evidence.append(Evidence(e.kind, summary, e.detail, e.data))
     evidence += [Evidence("computation", w) for w in dict.fromkeys(setup.scope.witnesses)]
+    evidence += model
     refuted = [o for o in outcomes if o.verdict is Verdict.REFUTED]
     correct = "; ".join(o.correct for o in refuted if o.correct)
     counter = next((o.counterexample for o in refuted if o.counterexample), None)
@@ -208,6 +240,8 @@ class ClaimContext(Comparisons):
         self.ranges: dict[Symbol, tuple[Fraction, Fraction]] = {}
         self.measured: list[Evidence] = []
         self.statistics: list[dict[str, Any]] = []
+        #: Whether divisors that may be 0 have been given fresh values (once only).
+        self.conditioned = False
         scope = setup.scope
         self.defined: dict[str, Expr] = {
             name: scope.scalar(node, f"the definition of {name}")
@@ -265,9 +299,14 @@ class ClaimContext(Comparisons):
         The kernel takes a term only where it is defined: Std(a)/Std(b) needs Std(b) ≠ 0,
         which is known once Std(b) is reduced to its closed form.
         """
-        closed, evidence, unknown = self.closed_moments(parts)
-        if unknown:  # Var(2X)/Var(X) with Var(X) = c: 4c/c is 4 only where c ≠ 0
-            return Outcome(Verdict.UNDECIDED, reason=f"{unknown} may be 0, and it divides")
+        try:
+            closed, evidence, unknown = self.closed_moments(parts)
+        except Undecided:  # Var(Y) of an arbitrary Y: no closed form
+            return self.where_defined(lhs, rhs, parts, texts)
+        divisors = {m: v for m, v in closed.items() if _divides(m, lhs) or _divides(m, rhs)}
+        if unknown and nonzero_unknown(divisors, self.setup.assumptions):
+            # Var(2X)/Var(X) with Var(X) = c: 4c/c is 4 only where c ≠ 0
+            return self.where_defined(lhs, rhs, parts, texts)
         outcome = self.identity(lhs.xreplace(closed), rhs.xreplace(closed), texts)
         if outcome.verdict is not Verdict.VERIFIED:
             return replace(outcome, evidence=(*evidence, *outcome.evidence))
@@ -278,6 +317,68 @@ class ClaimContext(Comparisons):
             f" compared, each step checked by the kernel ({', '.join(rules)})"
         )
         return replace(outcome, evidence=(Evidence("derivation", summary), *evidence))
+
+    def where_defined(
+        self, lhs: Expr, rhs: Expr, parts: list[Expr], texts: tuple[str, str]
+    ) -> Outcome:
+        """A quotient of moments where a divisor may be 0: decided where it is not.
+
+        Each divisor without a closed form known ≠ 0 is declared equal to a fresh symbol,
+        > 0 for a variance (≥ 0 always, so ≠ 0 means > 0; a standard deviation's variance
+        likewise), ≠ 0 for another moment; a divisor whose closed form is a lone constant
+        (Var(X) = c) gives that constant the sign instead. An identity the kernel proves
+        for every value of the fresh symbols holds in particular at the divisors' own
+        values: the claim holds in every model where each divisor is ≠ 0 (where one is 0,
+        a side is undefined).
+        """
+        if self.conditioned:
+            return Outcome(Verdict.UNDECIDED, reason="the kernel refused the reduction")
+        divisors = [m for m in parts if _divides(m, lhs) or _divides(m, rhs)]
+        extra: list[Assumption] = []
+        conditions: list[str] = []
+        for n, m in enumerate(divisors, 1):
+            try:
+                closed: Expr | None = self.reduce(m, show(m))[0]
+            except Undecided:
+                closed = None
+            if closed is not None and not nonzero_unknown({m: closed}, self.setup.assumptions):
+                continue
+            conditions.append(f"{show(m)} ≠ 0")
+            nonneg = isinstance(m, (Var, Std))
+            if closed is None:
+                fresh = (Symbol(f"v_{n}", positive=True) if nonneg
+                         else Symbol(f"v_{n}", real=True, nonzero=True))  # fmt: skip
+                extra.append(Moment(Var(m.args[0]) if isinstance(m, Std) else m, fresh))
+            elif nonneg and isinstance(closed, Symbol) and closed.is_real is not False:
+                extra.append(Positive(closed))
+            else:
+                return Outcome(
+                    Verdict.UNDECIDED,
+                    reason=f"{show(m)} = {show(closed)} may be 0, and it divides",
+                )
+        if not conditions:
+            return Outcome(Verdict.UNDECIDED, reason="the kernel refused the reduction")
+        setup = replace(
+            self.setup,
+            assumptions=[*self.setup.assumptions, *extra],
+            env=replace(self.setup.env, assumptions=(*self.setup.env.assumptions, *extra)),
+        )
+        inner = ClaimContext(setup, self.seed, self.trials)
+        inner.conditioned = True
+        outcome = inner.identity(lhs, rhs, texts)
+        where = " and ".join(conditions)
+        if outcome.verdict is not Verdict.VERIFIED:
+            return Outcome(
+                Verdict.UNDECIDED,
+                reason=f"where {where} the automation could not decide it; where not, a"
+                " side is undefined",
+            )
+        note = Evidence(
+            "condition",
+            f"holds where {where} (where not, a side is undefined): proved with each such"
+            " divisor declared equal to an arbitrary value of its sign",
+        )
+        return replace(outcome, evidence=(note, *outcome.evidence))
 
     def identity(self, lhs: Expr, rhs: Expr, texts: tuple[str, str]) -> Outcome:
         """An identity, decided by a derivation the kernel checks."""
@@ -328,6 +429,11 @@ class ClaimContext(Comparisons):
             a, b = enclose(left.end), enclose(right.end)
             if compare(a, b.low, b.high) == "outside":
                 return self.different(lhs, rhs, left, right, texts)
+        parts = list(dict.fromkeys(moments_divided(lhs) + moments_divided(rhs)))
+        if parts and not self.conditioned:  # Cov(X, 2X)/Var(X): where Var(X) ≠ 0
+            outcome = self.where_defined(lhs, rhs, parts, texts)
+            if outcome.verdict is Verdict.VERIFIED:
+                return outcome
         return Outcome(
             Verdict.UNDECIDED,
             reason=(
@@ -514,6 +620,14 @@ class ClaimContext(Comparisons):
 WITNESS_TRIES = 12
 
 
+def _divides(moment: Expr, expr: Expr) -> bool:
+    """Whether ``moment`` occurs in a divisor of ``expr`` (a power with a negative exponent)."""
+    return any(
+        isinstance(n, sympy.Pow) and n.exp.is_negative and n.base.has(moment)
+        for n in sympy.preorder_traversal(expr)
+    )
+
+
 def _merge(parts: list[Outcome]) -> Outcome:
     verdict = Verdict.combine(p.verdict for p in parts)
     evidence = tuple(e for p in parts for e in p.evidence)
@@ -524,6 +638,8 @@ def _merge(parts: list[Outcome]) -> Outcome:
 
 
 def _counter_text(texts: tuple[str, str], model: str, left: str, right: str) -> str:
+    """The counterexample's line; the semantics confirmed every assumption holds in it."""
+    checked = " (a model of every assumption, each checked by the semantics)"
     if texts[1] == right:
-        return f"{model}: {texts[0]} = {left}, not {right}"
-    return f"{model}: {texts[0]} = {left}, but {texts[1]} = {right}"
+        return f"{model}: {texts[0]} = {left}, not {right}{checked}"
+    return f"{model}: {texts[0]} = {left}, but {texts[1]} = {right}{checked}"

@@ -36,7 +36,7 @@ from scaledattn.cli import (
 )
 from scaledattn.cli.collect import fewer_collections
 from scaledattn.cli.exits import EXIT_FAILED, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, one_line
-from scaledattn.errors import InvalidArgument, ProofError, UsageError
+from scaledattn.errors import InvalidArgument, ProofError, SoundnessAlarm, UsageError
 
 COMMANDS = (
     theorems, witness, calculator, exercises, softmax, experiment, audit, plot, claims, proofs,
@@ -128,6 +128,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise
         print(str(err), file=sys.stderr)
         return EXIT_FAILED
+    except SoundnessAlarm as err:  # a step the kernel accepted is false in a model
+        if debug:
+            raise
+        print(f"scaledattn: {one_line(str(err))}", file=sys.stderr)
+        return EXIT_INTERNAL
     except KeyboardInterrupt:
         print("scaledattn: interrupted", file=sys.stderr)
         return 130

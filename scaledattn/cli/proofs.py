@@ -1,7 +1,9 @@
 """``check-proof FILE [--json]``: check a learner's proof file, a Markdown lesson or a certificate.
 
 Exit codes: 0 every theorem verified (gaps bridged by kernel-checked chains
-included), 1 a step rejected, 2 a malformed file (one line ``file:line:column: message``).
+included), 1 a step rejected, 2 a malformed file (one line ``file:line:column: message``),
+3 undecided: no theorem rejected, but no model of some theorem's assumptions was found
+(or they are inconsistent), so its verdict is withheld.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ def register(sub: Any) -> None:
 
 
 def cmd_check_proof(args: argparse.Namespace) -> int:
-    """Read, check and report; 0 all verified, 1 a step rejected, 2 a malformed file."""
+    """Read, check and report; 0 all verified, 1 a step rejected, 2 malformed, 3 undecided."""
     from scaledattn.cli.exits import one_line
     from scaledattn.errors import ProofFileError
     from scaledattn.prooffile.files import check_file
@@ -42,4 +44,4 @@ def cmd_check_proof(args: argparse.Namespace) -> int:
         print(to_json(checked.as_json()))
     else:
         print(checked.text())
-    return 0 if checked.verified else 1
+    return 0 if checked.verified else 3 if checked.undecided else 1

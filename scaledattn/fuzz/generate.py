@@ -6,6 +6,17 @@ the long campaign (so it is fast), and a replayed list of choices when the campa
 shrinks a disagreement itself. The first option of every choice is the simplest,
 so shrinking a choice towards 0 simplifies the term.
 
+Contexts come from a grammar of facts (:func:`draw_fact`): a moment whose left side is any
+drawn random term under E, Var or Cov, binders included (a sum, a cross sum, a limit), and
+whose value is a number, a constant, a free index of the left side or a delta of it (the
+constructor refuses a value naming an index the left side binds: the discipline of issue
+30, example 1); besides, the fixed facts below and the cases of issue 30 (E[qᵢkᵢ] = 1, a
+schematic Cov(qᵢ, qⱼ) = 0, E[2X] = 3, Cov(Y, X) = c). Indices are of every admitted kind:
+positive (i, j, m, t, w), non-negative (z) and any integer (u). A case's term is, four times
+in five, aimed at rules (:func:`draw_aimed`): a fact's left side, a product of
+independent factors, √ of a product, ∂ of a product, a delta of two declared-distinct
+indices, so that each rule rewrites often.
+
 Over-represented on purpose: a few index names (i, j, m, t, w) reused and shadowed;
 sum bounds that are an enclosing index; products of sums whose names overlap;
 limits around sums and deltas; moments whose left side names an index (E[qᵢ] = …
@@ -52,12 +63,22 @@ from scaledattn.kernel.expr import (
 from scaledattn.kernel.vectors import Deriv, Distinct, IndexRange, Lim, RealVector, SoftmaxVector
 from scaledattn.numeric.worlds import Chooser, pick
 
-__all__ = ["Case", "draw_case", "draw_context", "draw_proposition", "draw_term"]
+__all__ = [
+    "Case",
+    "draw_aimed",
+    "draw_case",
+    "draw_context",
+    "draw_fact",
+    "draw_proposition",
+    "draw_term",
+]
 
 X, Y = random_variables("X Y")
 n, N = dimension("n"), dimension("N")
 i, j, m, t, w = (index(name) for name in "ijmtw")
-INDICES = (i, j, m, t, w)
+z = Symbol("z", integer=True, nonnegative=True)  # an index that may be 0
+u = Symbol("u", integer=True)  # an index of any sign
+INDICES = (i, j, m, t, w, z, u)
 a = Symbol("a", real=True)
 c = Symbol("c", real=True)
 sigma = Symbol("sigma", positive=True)
@@ -106,12 +127,117 @@ def draw_context(ch: Chooser) -> tuple[Assumption, ...]:
         lambda: Lead(r, s, w, lam),
         lambda: Shift(r, s, a),
         lambda: OneHot(y, t),
+        # the cases of issue 30: a dependent product moment, a schematic pair, a moment of
+        # a linear term, a covariance written the other way round, a sum's moment
+        lambda: Moment(E(q[i] * k[i]), 1),
+        lambda: Moment(Cov(q[i], q[j]), 0),
+        lambda: Moment(E(2 * X), 3),
+        lambda: Moment(Cov(Y, X), c),
+        lambda: Moment(E(IndexSum(q[i], i, n)), 0),
+        lambda: draw_fact(ch),
+        lambda: draw_fact(ch),
     ]
     for _ in range(ch.integer(0, 4)):
-        made = options[ch.integer(0, len(options) - 1)]()
+        try:
+            made = options[ch.integer(0, len(options) - 1)]()
+        except InvalidArgument:  # a fact the kernel refuses (a bound index in its value)
+            continue
         if made not in found and not _clash(made, found):
             found.append(made)
     return tuple(found)
+
+
+def draw_fact(ch: Chooser) -> Assumption:
+    """A moment from the grammar: E, Var or Cov of a drawn random term, and a value.
+
+    The left side may hold a binder around the random term (Σ over an index, a cross sum,
+    a limit in λ); the value is a number, a constant, a free index of the left side or a
+    delta of indices (which may name a bound one: then the constructor refuses it).
+    """
+    d = _Draw(ch, 8)
+    body = d.random([], 2)
+    choice = ch.integer(0, 4)
+    if choice == 1:
+        name = pick(ch, INDICES)
+        body = IndexSum(d.random([name], 1) + body, name, d.upper([]))
+    elif choice == 2:
+        ii = pick(ch, INDICES)
+        jj = pick(ch, [x for x in INDICES if x != ii])
+        body = CrossSum(d.random([ii, jj], 1), ii, jj, d.upper([]))
+    elif choice == 3:
+        body = Lim(body * (1 + sympy.exp(-lam)), lam)
+    operator = ch.integer(0, 2)
+    lhs = E(body) if operator == 0 else Var(body) if operator == 1 else Cov(body, d.random([], 1))
+    free = sorted({x for x in lhs.free_symbols if x in INDICES}, key=str)
+    at = pick(ch, free or INDICES)
+    values = (
+        sympy.Integer(0), sympy.Integer(1), Rational(1, 2), a, sigma**2, at,
+        KroneckerDelta(at**2, at) - KroneckerDelta(at, 1),
+    )  # fmt: skip
+    return Moment(lhs, pick(ch, values))
+
+
+#: Pieces of an aimed term, each for a different rule (the rules each rewrite one).
+AIMED_PIECES = 5
+#: The rules a piece of an aimed term is drawn for (see :func:`draw_aimed`).
+AIMS = 10
+
+
+def draw_aimed(ch: Chooser, context: tuple[Assumption, ...]) -> tuple[tuple[Assumption, ...], Any]:
+    """A context and a term that rules which rarely rewrite a drawn term act on.
+
+    The term is a sum of :data:`AIMED_PIECES` pieces, each aimed at another rule: a fact's
+    left side (substitute_moment), E of a product of independent factors
+    (expectation_mul_of_indep), √ of a product (sqrt_mul), ∂ of a product, of an entry or
+    of an exponential (deriv_mul, deriv_entry, deriv_chain), a delta of two
+    declared-distinct indices (delta_distinct), a sum of a delta (sum_delta), a double sum
+    (split_diagonal), the variance of a multiple (variance_const_mul); each piece with a
+    small drawn term in it. The context gains the facts a piece needs.
+    """
+    d = _Draw(ch, 12)
+    aims = list(range(AIMS))
+    chosen = [aims.pop(ch.integer(0, len(aims) - 1)) for _ in range(AIMED_PIECES)]
+    more: list[Assumption] = []
+    pieces = [_piece(ch, d, aim, context, more) for aim in sorted(chosen)]
+    return (*context, *dict.fromkeys(x for x in more if x not in context)), sympy.Add(*pieces)
+
+
+def _piece(
+    ch: Chooser, d: _Draw, aim: int, context: tuple[Assumption, ...], more: list[Assumption]
+) -> Any:
+    """One piece of an aimed term (``aim`` picks the rule), its facts added to ``more``."""
+    extra = d.term([], 1)
+    facts = [x for x in context if isinstance(x, Moment)]
+    if aim == 0 and facts:
+        fact = pick(ch, facts)
+        at = {x: d.index([]) for x in fact.indices}
+        return fact.lhs.xreplace(at) * extra
+    if aim <= 1:
+        pairs = ((X, Y), (q[i], k[i]), (q[i], k[j]), (q[i], q[j]))
+        left, right = pairs[ch.integer(0, len(pairs) - 1)]
+        family: Assumption = Independent(X, Y) if left == X else IndependentComponents(q, k)
+        more += [family, Distinct(i, j)] if right in (k[j], q[j]) else [family]
+        return E(left * right * pick(ch, (sympy.Integer(1), sympy.Integer(2), a))) * extra
+    if aim == 2:
+        radicand = sympy.Mul(pick(ch, (a**2 + 1, n)), extra**2 + 1, evaluate=False)
+        return sympy.sqrt(radicand, evaluate=False)
+    if aim == 3:
+        return Deriv(d.term([], 1) * d.term([], 1), s[d.index([])])
+    if aim == 4:
+        return Deriv(s[d.index([])], s[d.index([])]) * extra
+    if aim == 5:
+        return Deriv(sympy.exp(d.term([], 1)), s[d.index([])])
+    if aim == 6:
+        more.append(Distinct(t, w))
+        return KroneckerDelta(t, w) * extra
+    if aim == 7:
+        name = pick(ch, INDICES)
+        return IndexSum(KroneckerDelta(name, d.index([])) * d.term([name], 1), name, n)
+    if aim == 8:
+        ii = pick(ch, INDICES)
+        jj = pick(ch, [x for x in INDICES if x != ii])
+        return IndexSum(IndexSum(d.term([ii, jj], 1), jj, n), ii, n)
+    return Var(pick(ch, (sympy.Integer(2), a, sigma)) * d.random([], 1)) * extra
 
 
 def _clash(new: Assumption, found: list[Assumption]) -> bool:
@@ -282,6 +408,17 @@ def draw_proposition(ch: Chooser) -> Any:
 
 
 def draw_case(ch: Chooser, propositions: bool = False) -> Case:
-    """A context and, in it, a term (or a proposition when ``propositions``)."""
+    """A context and, in it, a term (or a proposition when ``propositions``).
+
+    Four terms in five are aimed at rules (:func:`draw_aimed`).
+    """
     context = draw_context(ch)
-    return Case(context, draw_proposition(ch) if propositions else draw_term(ch))
+    if propositions:
+        return Case(context, draw_proposition(ch))
+    if _maybe(ch, 4, 5):
+        try:
+            aimed_context, term = draw_aimed(ch, context)
+            return Case(aimed_context, term)
+        except (InvalidArgument, TypeError, ValueError):
+            pass  # a term outside the language (√ of a negative): a plain one instead
+    return Case(context, draw_term(ch))

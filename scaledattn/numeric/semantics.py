@@ -801,7 +801,9 @@ def _index_of(lhs: Any, i: Symbol, world: World) -> int:
 
 
 def _schematic(lhs: Any) -> list[Symbol]:
-    return sorted({c.index for c in lhs.atoms(Component) if isinstance(c.index, Symbol)}, key=str)
+    """The indices free in a moment's left side ("for every i"); a bound one is its sum's."""
+    found = {c.index for c in lhs.atoms(Component) if isinstance(c.index, Symbol)}
+    return sorted(found & lhs.free_symbols, key=str)
 
 
 def _independent(world: World, blocks: list[list[AtomKey]]) -> bool:
@@ -885,11 +887,17 @@ def _assumption_problem(a: Assumption, world: World) -> str:
             schematic = _schematic(a.lhs)
             ranges = [range(1, _index_of(a.lhs, i, world) + 1) for i in schematic]
             for binding in itertools.product(*ranges):
-                at = {i: sympy.Integer(v) for i, v in zip(schematic, binding, strict=True)}
-                lhs, rhs = a.lhs.xreplace(at), a.value.xreplace(at)
-                got, want = value(lhs, world), value(rhs, world)
+                # the schematic indices bound in the environment, never substituted: an
+                # index a sum of the left side binds shadows them, as in the term
+                at: Env = {i: Fraction(v) for i, v in zip(schematic, binding, strict=True)}
+                with mpmath.workdps(DIGITS):
+                    got = _Evaluator(_State(world)).eval(sympy.sympify(a.lhs), at, None)
+                    want = _Evaluator(_State(world)).eval(sympy.sympify(a.value), at, None)
                 if not equal(got, want):
-                    return f"{lhs} = {show(got)}, not {show(want)}"
+                    where = ", ".join(f"{i} = {v}" for i, v in at.items())
+                    return f"{a.lhs} = {show(got)}, not {show(want)}" + (
+                        f" at {where}" if where else ""
+                    )
             return ""
         if isinstance(a, Positive):
             x = value(a.symbol, world)

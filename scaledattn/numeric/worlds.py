@@ -51,6 +51,7 @@ from scaledattn.kernel.assumptions import (
     Moment,
     Positive,
 )
+from scaledattn.kernel.binders import subst
 from scaledattn.kernel.expr import (
     Component,
     CrossSum,
@@ -93,6 +94,8 @@ LAWS: tuple[tuple[tuple[Fraction, Fraction], ...], ...] = (
 )
 REALS = tuple(Fraction(x) for x in ("-2", "-1", "-1/2", "0", "1/2", "1", "3/2", "2", "3"))
 POSITIVES = tuple(x for x in REALS if x > 0)
+#: Variances tried for an atom whose mean alone is declared (a point mass among them).
+SPREADS = (Fraction(1), Fraction(0), Fraction(1, 4))
 ENTRIES = tuple(Fraction(x) for x in ("-1", "0", "1/2", "1", "2"))
 
 
@@ -402,7 +405,10 @@ def _draw_at(
                 hi = top
         else:
             hi = max(top, 1)
-        values[s] = Fraction(chooser.integer(1, max(hi, 1)))
+        # An index of a range starts at 1; an integer symbol without one at the lowest
+        # value its facts allow (0 for a non-negative one, -1 for any integer).
+        low = 1 if upper is not None or s.is_positive else (0 if s.is_nonnegative else -1)
+        values[s] = Fraction(chooser.integer(low, max(hi, 1)))
     for t, w in distinct:
         if t in values and w in values and values[t] == values[w]:
             values[w] = Fraction(int(values[w]) % max(top, 2) + 1)
@@ -454,6 +460,8 @@ def _law(
     for atom in atoms:
         moments = declared.get(atom)
         if moments:
+            if "var" not in moments:  # a declared mean alone: the spread is free
+                moments = {**moments, "var": pick(chooser, SPREADS)}
             law = _fitted(moments)
             if law is None:
                 raise Undefined(f"a declared variance of {atom[0]} is negative")
@@ -481,6 +489,7 @@ def _law(
             forms[b][a] = forms[b].get(a, Fraction(0)) + pick(
                 chooser, (Fraction(1), Fraction(-1), Fraction(2))
             )
+    _copy_declared(atoms, declared, laws, forms, families, chooser)
     latents = list(laws)
     outcomes: list[tuple[Fraction, dict[AtomKey, Num]]] = []
     for combo in itertools.product(*(laws[x] for x in latents)):
@@ -505,6 +514,36 @@ def _law(
     return tuple(outcomes)
 
 
+def _copy_declared(
+    atoms: Sequence[AtomKey],
+    declared: Mapping[AtomKey, Any],
+    laws: Mapping[AtomKey, Law],
+    forms: dict[AtomKey, dict[AtomKey, Fraction]],
+    families: Sequence[Independence],
+    chooser: Chooser,
+) -> None:
+    """Sometimes one unit a copy of another (kᵢ = qᵢ at every i) where their laws agree.
+
+    Atoms with declared moments are fitted one law each and get no added correlation
+    (it would change their variance); a copy keeps every marginal, and gives the
+    dependent models a declared E[qᵢkᵢ] = 1 next to E[qᵢ] = 0 needs.
+    """
+    units = sorted({a[0] for a in atoms if a in declared})
+    if len(units) < 2 or chooser.integer(0, 2) == 0:
+        return
+    source, target = pick(chooser, units), pick(chooser, units)
+    if source == target:
+        return
+    for atom in atoms:
+        if atom[0] != target:
+            continue
+        twin = (source, atom[1])
+        if twin not in laws or twin not in declared or laws[twin] != laws[atom]:
+            continue
+        if forms[twin] == {twin: Fraction(1)} and _may_share([twin, atom], families):
+            forms[atom] = {twin: Fraction(1)}
+
+
 def _solve_named_moments(assumptions: Sequence[Assumption], world: World) -> None:
     """A moment whose value is a lone constant (Cov(X, Y) = ρ) gives that constant's value."""
     for a in assumptions:
@@ -514,9 +553,11 @@ def _solve_named_moments(assumptions: Sequence[Assumption], world: World) -> Non
         if s.is_integer or isinstance(s, RandomVariable):
             continue
         schematic = sorted(
-            {c.index for c in a.lhs.atoms(Component) if isinstance(c.index, Symbol)}, key=str
-        )
-        lhs = a.lhs.xreplace({i: sympy.Integer(1) for i in schematic})
+            {c.index for c in a.lhs.atoms(Component) if isinstance(c.index, Symbol)}
+            & a.lhs.free_symbols,
+            key=str,
+        )  # the free ones: an index a sum of the left side binds is the sum's
+        lhs = subst(a.lhs, {i: sympy.Integer(1) for i in schematic})
         try:
             world.values[s] = value(lhs, world)
         except (Undefined, Undecided):

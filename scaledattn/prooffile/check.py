@@ -23,11 +23,13 @@ from functools import cache
 from typing import Any
 
 import sympy
+from sympy.logic.boolalg import Boolean
 
-from scaledattn.automation.consistency import inconsistency
+from scaledattn.automation.consistency import inconsistency, kept_defaults
 from scaledattn.automation.rewrite import key
 from scaledattn.derive import audit_of
 from scaledattn.errors import ProofFileError
+from scaledattn.gate import NO_MODEL, check_steps, model_line, model_of
 from scaledattn.kernel import (
     RULES,
     Assumption,
@@ -118,12 +120,18 @@ class TheoremVerdict:
     steps: list[StepVerdict] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     audit: Audit | None = None
+    #: The gate's line: a model of the assumptions (:func:`scaledattn.gate.model_of`).
+    model: str = ""
+    #: Why no verdict is given ("" when one is): no model of the assumptions was found,
+    #: or they are inconsistent.
+    withheld: str = ""
 
     @property
     def verified(self) -> bool:
-        """True when the kernel proved the theorem (every step justified)."""
+        """True when the kernel proved the theorem (every step justified) and a model exists."""
         rejected = any(s.status in ("rejected", "unproved") for s in self.steps)
-        return self.audit is not None and self.audit.verified and not self.problems and not rejected
+        proved = self.audit is not None and self.audit.verified
+        return proved and not self.problems and not rejected and not self.withheld
 
     @property
     def gaps(self) -> int:
@@ -269,7 +277,9 @@ def with_defaults(block: TheoremBlock) -> tuple[tuple[Assumption, ...], list[str
     mentions_c = any(c in rebuild(e).free_symbols for e in exprs if hasattr(e, "free_symbols"))
     if mentions_c and not any(isinstance(a, Positive) and a.symbol == c for a in declared):
         added.append(Positive(c))
+    added, dropped = kept_defaults(declared, added, exprs)
     described += [assumption_text(a) + " (default)" for a in added]
+    described += [f"{assumption_text(a)} (default dropped: {why})" for a, why in dropped]
     return tuple(declared + added), described
 
 
@@ -324,7 +334,14 @@ class Checker:
         verdict = TheoremVerdict(block, assumptions, described, start)
         problem = inconsistency(assumptions, {}, {})
         if problem:  # as scaledattn verify: nothing follows from assumptions no model meets
-            verdict.problems.append(f"the assumptions are inconsistent ({problem})")
+            verdict.withheld = f"the assumptions are inconsistent ({problem})"
+        elif not self.bare:  # the library's lemmas have models (tests/gate/test_steps.py)
+            terms = [statement.lhs, statement.rhs, start, *(s.claim for s in block.steps)]
+            world = model_of([t for t in terms if not isinstance(t, Boolean)], assumptions)
+            if world is None:
+                verdict.withheld = NO_MODEL
+            else:
+                verdict.model = model_line(world, assumptions)
         if key(start) != key(statement.lhs):
             verdict.problems.append(
                 "the chain does not start at the statement's left side"
@@ -396,6 +413,8 @@ class Checker:
                     )  # fmt: skip
                 verdict.steps.append(step)
             prev = written.claim
+        if verdict.verified and not self.bare:  # the gate: every step true on models
+            check_steps(completed)  # (the library's lemmas: tests/gate/test_steps.py)
         if verdict.verified and verdict.audit.theorem is not None:
             self.theorems[block.name] = verdict.audit.theorem
         return verdict

@@ -52,6 +52,12 @@ class CheckedFile:
         """True when every theorem is verified."""
         return all(v.verified for v in self.verdicts)
 
+    @property
+    def undecided(self) -> bool:
+        """True when no theorem is rejected but some verdict is withheld (no model found)."""
+        withheld = any(v.withheld for v in self.verdicts)
+        return withheld and all(v.verified or v.withheld for v in self.verdicts)
+
     def text(self) -> str:
         """The text report."""
         return report_text(self.path, self.verdicts, self.blocks)

@@ -69,7 +69,7 @@ def _step_lines(s: StepVerdict) -> list[str]:
         lines.append(f"      {fb.values}")
     if fb.model is not None:
         lines.append(
-            f"      a model where the two sides differ: {fb.model.model}:"
+            f"      a model of every assumption where the two sides differ: {fb.model.model}:"
             f" the previous expression is {fb.model.left}, the claim {fb.model.right}"
         )
     elif fb.no_model:
@@ -96,6 +96,8 @@ def verdict_line(v: TheoremVerdict) -> str:
         n = len(v.audit.derivation.steps) if v.audit else 0
         gaps = f"; {v.gaps} gap{'s' if v.gaps != 1 else ''} bridged" if v.gaps else ""
         return f"VERIFIED {v.block.name}: {n} kernel step{'s' if n != 1 else ''}{gaps}"
+    if v.withheld:
+        return f"UNDECIDED {v.block.name}: {v.withheld}"
     bad = [f"step {s.number} (line {s.line})" for s in v.steps if s.status == "rejected"]
     if not bad and not v.problems:
         open_steps = [f"step {s.number} (line {s.line})" for s in v.steps if s.status == "unproved"]
@@ -113,6 +115,8 @@ def report_text(path: str, verdicts: list[TheoremVerdict], blocks: int = 0) -> s
             f"{path}:{b.line}{_where(v, bool(blocks))}: theorem {b.name}: {b.statement_text}"
         )
         out.append("  assuming: " + ("; ".join(v.described) if v.described else "nothing"))
+        if v.model:
+            out.append(f"  {v.model}")
         for s in v.steps:
             out.extend(_step_lines(s))
         for problem in v.problems:
@@ -148,6 +152,8 @@ def report_json(path: str, verdicts: list[TheoremVerdict], blocks: int = 0) -> d
                 "assumptions": v.described,
                 "verified": v.verified,
                 "problems": v.problems,
+                "model": v.model,
+                "withheld": v.withheld,
                 "steps": [
                     {
                         "step": s.number,

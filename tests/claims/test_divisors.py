@@ -107,10 +107,19 @@ def test_a_term_the_claim_reader_accepts_is_undefined_wherever_the_written_one_i
     assert_same_where_defined(node, built, symbols, ranges)
 
 
+def test_a_variance_that_divides_and_may_be_0_is_the_claims_condition() -> None:
+    # review k11: each moment was reduced, and SymPy cancelled the closed forms 4c/c;
+    # issue 30: decided where the divisor is not 0, and the condition said
+    from scaledattn.claims import verify
+
+    result = verify("Var(2*X)/Var(X) = 4", ["Var(X) = c"])
+    assert result.verdict.name == "VERIFIED"
+    assert any("holds where Var(X) ≠ 0" in e.summary for e in result.evidence)
+
+
 @pytest.mark.parametrize(
     ("claim", "assume"),
     [
-        ("Var(2*X)/Var(X) = 4", ["Var(X) = c"]),  # 4c/c is 4 only where c ≠ 0
         ("Std(2*X)/Std(X) = 2", ["Var(X) = c^2"]),  # 2|c|/|c|
     ],
 )

@@ -1,0 +1,29 @@
+"""The gate every verdict passes: a model of the assumptions, and every step true on models.
+
+:mod:`.models` finds a model of the assumptions in force (or says none was found);
+:mod:`.steps` evaluates each accepted step of a derivation on both sides in a few random
+models of its context, and raises :class:`~scaledattn.errors.SoundnessAlarm` when the two
+sides differ in one. The gate imports the kernel, the language and the numeric semantics;
+the doors (claims, proof files, the command line) import the gate.
+"""
+
+from __future__ import annotations
+
+from scaledattn.gate.models import (
+    NO_MODEL,
+    confirmed_counterexample,
+    describe,
+    model_line,
+    model_of,
+)
+from scaledattn.gate.steps import check_steps, step_alarm
+
+__all__ = [
+    "NO_MODEL",
+    "check_steps",
+    "confirmed_counterexample",
+    "describe",
+    "model_line",
+    "model_of",
+    "step_alarm",
+]
