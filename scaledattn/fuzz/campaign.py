@@ -27,7 +27,7 @@ from typing import Any
 import sympy
 from sympy.logic.boolalg import Boolean
 
-from scaledattn.errors import CaseTimeout
+from scaledattn.errors import CaseTimeout, InvalidArgument
 from scaledattn.fuzz.generate import Case, draw_case
 from scaledattn.fuzz.redexes import AIMED, draw_aimed_case
 from scaledattn.kernel.assumptions import Context
@@ -118,6 +118,7 @@ class Stats:
 
     cases: int = 0
     timeouts: int = 0
+    undrawn: int = 0
     worlds: int = 0
     no_world: int = 0
     rules: dict[str, RuleCount] = field(default_factory=dict)
@@ -156,7 +157,8 @@ class Stats:
         lines.append(
             f"{self.applications} rule applications on {self.cases} terms in {self.worlds}"
             f" worlds ({self.no_world} contexts without a world drawn, {self.timeouts} cases over"
-            f" {CASE_SECONDS} s dropped), {self.seconds:.1f} s,"
+            f" {CASE_SECONDS} s dropped, {self.undrawn} aimed cases not drawn),"
+            f" {self.seconds:.1f} s,"
             f" {rate:.0f} applications/s"
         )
         return "\n".join(lines)
@@ -406,6 +408,9 @@ def run(
                 result = one_case(recorder, stats, None, propositions, aim)
         except (RecursionError, CaseTimeout):
             stats.timeouts += 1
+            continue
+        except InvalidArgument:  # an aimed case whose redex could not be drawn
+            stats.undrawn += 1
             continue
         if result is not None:
             if result.rule not in {d.rule for _, d in found}:  # shrink the first of each rule

@@ -23,6 +23,7 @@ from typing import Any
 import sympy
 from sympy import Eq, KroneckerDelta, Or, Rational
 
+from scaledattn.errors import InvalidArgument
 from scaledattn.fuzz.generate import (
     INDICES,
     Case,
@@ -212,7 +213,9 @@ def _sum_delta(d: _Draw) -> Redex:
 def _delta_eq(d: _Draw) -> Redex:
     ii = pick(d.ch, INDICES)
     jj = pick(d.ch, [x for x in (*INDICES, sympy.Integer(1), sympy.Integer(2)) if x != ii])
-    f = pick(d.ch, (s[ii], p[ii], KroneckerDelta(ii, d.index([])), ii, s[jj] * ii))
+    # both indices in the other factor: SymPy orders δ's arguments, and the rule
+    # substitutes whichever it drops (the second, unless that is a number)
+    f = pick(d.ch, (s[ii] * s[jj], p[jj] * ii, ii * jj + s[ii], s[jj] * ii))
     return KroneckerDelta(ii, jj) * f * d.leaf([]), ()
 
 
@@ -267,6 +270,9 @@ AIMED: dict[str, Callable[[_Draw], Redex]] = {
     "limit_at_infinity": _limit_at_infinity,
 }
 
+#: Draws of a redex before a case is given up (each retry draws new parts).
+TRIES = 20
+
 #: The rules whose redex is a proposition (an equation or a disjunction of two).
 ON_PROPOSITIONS = frozenset({"clear_denominator", "square_roots", "exclude_by_sign"})
 
@@ -285,8 +291,15 @@ def _around(d: _Draw, redex: Any) -> Any:
 
 def draw_aimed_case(ch: Chooser, rule: str) -> Case:
     """A drawn context with the facts ``rule`` reads, and a term holding its redex."""
-    d = _Draw(ch, 10)
-    redex, facts = AIMED[rule](d)
+    for _ in range(TRIES):  # a drawn part may make a term outside the language (1/0·…)
+        d = _Draw(ch, 10)
+        try:
+            redex, facts = AIMED[rule](d)
+            break
+        except InvalidArgument:
+            continue
+    else:
+        raise InvalidArgument(f"no redex of {rule} drawn in {TRIES} tries")
     found = list(draw_context(ch))
     for fact in facts:
         found = [f for f in found if not _clash(fact, [f])]
