@@ -240,18 +240,30 @@ class _Declared:
     """One declared mean or variance of one atom: E[qᵢ] = b_{q,i} at i = 2 is E[q₂] = b_{q,2}."""
 
     atom: AtomKey
-    moment: str  # "mean" or "var"
+    moment: str  # "mean", "var" or "fourth" (E[Z⁴])
     value: Any  # a term: the assumption's value at this atom's index
 
 
+def _declared_kind(lhs: Any) -> tuple[str, Any] | None:
+    """("mean", Z) for E[Z], ("var", Z) for Var(Z), ("fourth", Z) for E[Z⁴]; else None."""
+    if isinstance(lhs, Var):
+        return "var", lhs.args[0]
+    if isinstance(lhs, E):
+        inner = lhs.args[0]
+        if inner.is_Pow and inner.exp == 4:
+            return "fourth", inner.base
+        return "mean", inner
+    return None
+
+
 def _declarations(assumptions: Sequence[Assumption], atoms: Sequence[AtomKey]) -> list[_Declared]:
-    """Each atom's declared mean and variance, a schematic index read at the atom's index."""
+    """Each atom's declared mean, variance and E[Z⁴], a schematic index read at its index."""
     found: list[_Declared] = []
     for a in assumptions:
-        if not (isinstance(a, Moment) and isinstance(a.lhs, (E, Var))):
+        kind = _declared_kind(a.lhs) if isinstance(a, Moment) else None
+        if kind is None or not isinstance(a, Moment):
             continue
-        moment = "mean" if isinstance(a.lhs, E) else "var"
-        unit = a.lhs.args[0]
+        moment, unit = kind
         if isinstance(unit, RandomVariable):
             found.append(_Declared((unit.name, 0), moment, a.value))
         elif isinstance(unit, Component) and isinstance(unit.index, Symbol):
@@ -334,7 +346,33 @@ def _declared_moments(
 
 def _fitted(moments: Mapping[str, Num]) -> Law | None:
     """The law fitted to an atom's declared moments (mean 0 and variance 1 if not declared)."""
-    return _fit(moments.get("mean", Fraction(0)), moments.get("var", Fraction(1)))
+    mean, variance = moments.get("mean", Fraction(0)), moments.get("var", Fraction(1))
+    if "fourth" in moments:
+        law = _fit_fourth(mean, variance, moments["fourth"])
+        if law is not None:
+            return law
+    return _fit(mean, variance)
+
+
+def _fit_fourth(mean: Num, variance: Num, fourth: Num) -> Law | None:
+    """The symmetric three-point law μ, μ ± a with P(μ ± a) = p/2 and a declared E[Z⁴].
+
+    Its variance is p·a² and its central fourth moment p·a⁴, so a² = κ/σ² and p = σ⁴/κ,
+    where κ = E[Z⁴] − μ⁴ − 6μ²σ² (a symmetric law has no third central moment). A normal
+    law's E[Z⁴] = 3σ⁴ (μ = 0) gives p = 1/3 and a = √3·σ. None where no such law exists
+    (κ < σ⁴, a probability that is not a fraction): the two-point law is fitted instead,
+    and the world's check judges it.
+    """
+    if not all(isinstance(x, Fraction) for x in (mean, variance, fourth)) or variance <= 0:
+        return None
+    central = fourth - mean**4 - 6 * mean**2 * variance
+    if central < variance**2:
+        return None
+    p = variance**2 / central
+    a = square_root(central / variance)
+    low, high = plus(mean, times(Fraction(-1), a)), plus(mean, a)
+    law = ((low, p / 2), (mean, 1 - p), (high, p / 2))
+    return tuple((v, q) for v, q in law if q)
 
 
 def _blocks(family: Independence, atom: AtomKey) -> Any:
