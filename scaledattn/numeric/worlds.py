@@ -411,11 +411,15 @@ def draw_world(
     defined = dict(defined or {})
     roles = _roles([*terms, *defined.values()], assumptions)
     dims = {d: Fraction(pick(chooser, (1, 2, 3, 2))) for d in roles.dims}
+    cap = MAX_DIM  # the size of a vector whose dimension no term names, and of its indices
     while True:
-        world, why = _draw_at(dims, roles, assumptions, chooser, defined, fixed or {})
+        world, why = _draw_at(dims, roles, assumptions, chooser, defined, fixed or {}, cap)
         smaller = [d for d in dims if dims[d] > 1 and d not in (fixed or {})]
-        if not (shrink and why == TOO_LARGE and smaller):
+        if not (shrink and why == TOO_LARGE and (smaller or cap > 1)):
             return world, why
+        if not smaller:  # q_i alone names no dimension: its vector drawn smaller
+            cap -= 1
+            continue
         top = max(dims[d] for d in smaller)
         dims[pick(chooser, sorted((d for d in smaller if dims[d] == top), key=str))] -= 1
 
@@ -427,12 +431,17 @@ def _draw_at(
     chooser: Chooser,
     defined: Mapping[str, Any],
     fixed: Mapping[Symbol, Fraction],
+    cap: int = MAX_DIM,
 ) -> tuple[World | None, str]:
-    """A world with these dimensions: indices, constants, vectors, the law, then the check."""
+    """A world with these dimensions: indices, constants, vectors, the law, then the check.
+
+    ``cap`` bounds the size of a vector whose dimension no term names (and so its indices).
+    """
     positive = {a.symbol for a in assumptions if isinstance(a, Positive)}
     values: dict[Symbol, Num] = dict(dims)
     ranges = {a.index: a.upper for a in assumptions if isinstance(a, IndexRange)}
     top = max((int(v) for v in values.values()), default=MAX_DIM) if values else MAX_DIM
+    top = top if dims else min(top, cap)
     distinct = [tuple(a.pair) for a in assumptions if isinstance(a, Distinct)]
     for s in roles.indices:
         upper = ranges.get(s)
