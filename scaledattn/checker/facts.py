@@ -146,7 +146,7 @@ class Scope:
             (v, up) for v, up in self.ranges if v not in mine and not free_vars(up) & mine
         )
         if t[0] in ("sum", "cross"):
-            ranges += tuple((v, t[-1]) for v in mine)
+            ranges += tuple((v, t[-1]) for v in mine if not free_vars(t[-1]) & mine)
         limits = (self.limits - mine) | (mine if t[0] == "lim" else set())
         return Scope(self.bound | mine, distinct, ranges, frozenset(limits), self.varied)
 
@@ -259,8 +259,8 @@ def positive(t: Term, env: Env) -> bool:
             and real(t[1])
             and nonzero(t[1], env)
         )
-    if tag == "sum":
-        return positive(t[1], env.at(env.scope.enter(t)))
+    if tag == "sum":  # n ≥ 1 terms, each positive
+        return positive(t[3], env) and positive(t[1], env.at(env.scope.enter(t)))
     if tag == "log":
         return False
     return False

@@ -286,7 +286,8 @@ def _deltas(t: Term) -> list[Term]:
 def _in_range(m: Term, top: Term, cited: tuple[int, ...], env: Env) -> bool:
     if m[0] == "num":
         v: Fraction = m[1]
-        return v.denominator == 1 and v >= 1 and (v == 1 or (top[0] == "num" and v <= top[1]))
+        within = (v == 1 and positive(top, env)) or (top[0] == "num" and v <= top[1])
+        return v.denominator == 1 and v >= 1 and within
     if m in env.scope.bound:
         return any(v == m and same(up, top) for v, up in env.scope.ranges)
     for n in cited:
