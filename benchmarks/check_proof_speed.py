@@ -8,7 +8,26 @@ answers in at most 10 s, the 399-step files below included, or is refused in one
 Each figure is the median of ``--runs`` runs: the wall time, and the CPU time (user +
 system), which the load of a shared machine changes far less. ``--source DIR`` runs the
 package found in DIR (a checkout of an older commit, for the figures before a change);
-the files are the same. Measured here, never asserted in a test.
+the files are the same. The package runs with its bytecode written once (in a folder
+of the benchmark's; ``--no-bytecode`` runs as the environment says: with
+PYTHONDONTWRITEBYTECODE set, each start compiles every module again, about 0.4 s here).
+Measured here, never asserted in a test.
+
+Figures (issue 27; 2 cores shared, load average 6-8; CPU seconds, × import sympy):
+
+- before (issue-27 at 0c31372, the environment's PYTHONDONTWRITEBYTECODE, runs 1):
+  import sympy 0.47; 10_steps_by 0.98 (2.1×); 10_steps_searched 3.55 (7.5×);
+  399_searched_steps 12.41 (26×, its later steps not searched); 399_by_steps 2.75;
+  399_wrong_steps 2.99; 399_true_searched 2.90.
+- after, as installed (runs 3): import sympy 0.55; 10_steps_by 0.76 (1.4×);
+  10_steps_searched 3.14; 399_searched_steps 7.54 (its steps past 2000 kernel steps of
+  found chains not taken, said so); 399_by_steps 2.45; 399_wrong_steps 1.38;
+  399_true_searched 1.03.
+- after, --no-bytecode (runs 1): import sympy 0.40; 10_steps_by 0.72 (1.8×);
+  10_steps_searched 2.81; 399_searched_steps 7.08; 399_by_steps 2.12; 399_wrong_steps
+  1.28; 399_true_searched 1.20.
+
+Wall times were 2-2.5× the CPU times under that load.
 """
 
 from __future__ import annotations
@@ -112,8 +131,20 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--timeout", type=float, default=120.0)
     parser.add_argument("--source", help="a folder holding the scaledattn package to run")
+    parser.add_argument(
+        "--no-bytecode",
+        action="store_true",
+        help="run as the environment says (PYTHONDONTWRITEBYTECODE compiles every module"
+        " of the package at each start; an installed package has its .pyc files)",
+    )
     args = parser.parse_args()
     names = args.names or list(FILES)
+    if not args.no_bytecode:  # as installed: the .pyc files written once, in a folder of ours
+        os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+        os.environ["PYTHONPYCACHEPREFIX"] = tempfile.mkdtemp(prefix="check_proof_speed_pyc")
+        warm = Path(os.environ["PYTHONPYCACHEPREFIX"]) / "warm.proof"
+        warm.write_text(TEN_BY, encoding="utf-8")
+        proof_caps.run(warm, args.timeout, args.source)
     sympy_runs = [_import_sympy(args.source) for _ in range(args.runs)]
     sympy_cpu = statistics.median(c for c, _ in sympy_runs)
     sympy_wall = statistics.median(w for _, w in sympy_runs)

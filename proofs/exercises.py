@@ -4,9 +4,9 @@ The derivations are scaledattn.proofs.exercises; the grading against exact enume
 (scaledattn.grading) sits above the proofs and is printed first.
 """
 
-from scaledattn.derive import run
 from scaledattn.grading import verdicts
 from scaledattn.proofs.exercises import derivations
+from scaledattn.render import run
 
 for verdict in verdicts():
     print(f"Exercise {verdict.number}: {verdict.question}")

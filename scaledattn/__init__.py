@@ -4,50 +4,17 @@ The trusted kernel (:mod:`scaledattn.kernel`) checks derivations; the proof modu
 (:mod:`scaledattn.proofs`; ``python proofs/NAME.py`` runs one) state the theorems.
 :func:`variance`, :func:`mean` and :func:`scale` answer for your own setting, each
 answer the right side of a theorem the kernel checked (:mod:`scaledattn.calculator`).
+
+Importing the package loads nothing else (``scaledattn --help`` loads no SymPy). The
+presentation the kernel leaves outside itself, its terms' plain strings
+(:mod:`scaledattn.strings`) and the report of a refused step (:mod:`scaledattn.explain`),
+is installed by :mod:`scaledattn.derive` and :mod:`scaledattn.render` when they are
+imported, by name: a program that uses the kernel alone imports one of them.
 """
 
 from __future__ import annotations
 
-import importlib
-import importlib.abc
-import importlib.util
-import sys
 from typing import TYPE_CHECKING, Any
-
-
-class _AfterKernel(importlib.abc.MetaPathFinder):
-    """Install term printing and refusal hints as soon as the kernel is imported.
-
-    Both live outside the trusted kernel (``scaledattn.render.strings``,
-    ``scaledattn.explain``); installing them here, when ``scaledattn.kernel`` has
-    loaded, rather than when ``scaledattn`` is imported keeps `scaledattn --help` free
-    of SymPy (tests/cli/test_lazy.py), and every term prints the same everywhere.
-    """
-
-    def find_spec(self, name: str, path: Any, target: Any = None) -> Any:
-        """The kernel's own spec, its loader wrapped to install the two afterwards."""
-        if name != "scaledattn.kernel":
-            return None
-        sys.meta_path.remove(self)
-        spec = importlib.util.find_spec(name)
-        if spec is None or spec.loader is None:
-            return spec
-        run = spec.loader.exec_module
-
-        def exec_module(module: Any) -> None:
-            run(module)
-            importlib.import_module("scaledattn.render.strings")
-            importlib.import_module("scaledattn.explain")
-
-        spec.loader.exec_module = exec_module  # type: ignore[method-assign]
-        return spec
-
-
-if "scaledattn.kernel" in sys.modules:  # a reload: the kernel is there already
-    importlib.import_module("scaledattn.render.strings")
-    importlib.import_module("scaledattn.explain")
-else:
-    sys.meta_path.insert(0, _AfterKernel())
 
 if TYPE_CHECKING:
     from scaledattn.calculator import Answer, mean, scale, variance

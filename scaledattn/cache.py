@@ -396,7 +396,8 @@ def second(derivation: Any, result: Checked) -> str:
         cert = result.certificate
         if verdict.refusal is not None:
             reason = str(verdict.refusal)
-            word = f"unread: {reason}" if NOT_YET in reason else f"refused: {reason}"
+            unread = NOT_YET in reason or "axiom" in reason or bool(result.axioms)
+            word = f"unread: {reason}" if unread else f"refused: {reason}"
         elif [cert.get("lhs"), cert.get("rhs")] != sides or cert.get("name") != derivation.name:
             word = "refused: the certificate is not of this derivation's statement"
         else:

@@ -34,7 +34,13 @@ def known_names() -> tuple[str, ...]:
 
 
 def open_name(name: str) -> Derivation | Rule:
-    """The derivation or primitive rule called ``name``; InvalidArgument with the closest."""
+    """The derivation or primitive rule called ``name``; InvalidArgument with the closest.
+
+    An instance, as a proof file's report names it (``variance_of_scaled(c := a)``),
+    opens its theorem.
+    """
+    if ":=" in name and "(" in name:
+        name = name[: name.index("(")].strip()
     for d in _derivations():
         if d.name == name:
             return d

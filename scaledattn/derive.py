@@ -1,9 +1,16 @@
-"""Untrusted sugar over the kernel: write a derivation as a chain, prove it, show it.
+"""Untrusted sugar over the kernel: write a derivation as a chain and prove it.
 
 ``calc`` and ``equivalence`` build a :class:`~scaledattn.kernel.Derivation` step by
 step, in the shape of Mathlib's ``calc``; nothing is checked until :func:`prove` or
 :func:`audit_of` hands it to the kernel. A step may cite another derivation in
 ``by=``: it is proved first and used as a rewrite rule.
+
+It imports no renderer: how a :class:`Proof` shows itself (text, Markdown, LaTeX) is
+registered by :mod:`scaledattn.render` in the kernel's display table
+(``scaledattn.kernel.theorem.NOTEBOOK``), and :func:`scaledattn.render.run` prints
+derivations with the kernel's verdict. What it does wire, by name, is the
+presentation the kernel leaves outside itself: the plain strings of its terms
+(:mod:`scaledattn.strings`) and the report of a refused step (:mod:`scaledattn.explain`).
 
 Examples
 --------
@@ -17,14 +24,18 @@ Examples
 
 from __future__ import annotations
 
-import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from sympy import Basic
+import sympy
+from sympy import Basic, Expr
+from sympy.core.symbol import Str
+from sympy.printing.pretty.pretty_symbology import pretty_symbol
+from sympy.printing.pretty.stringpict import prettyForm
 
-from scaledattn.certificate import alarm, note, word
+from scaledattn import explain, strings
+from scaledattn.certificate import note
 from scaledattn.kernel import (
     Assumption,
     Audit,
@@ -37,11 +48,24 @@ from scaledattn.kernel import (
     Theorem,
     audit,
 )
-from scaledattn.render import render
-from scaledattn.render import text as _text
-from scaledattn.render.latex import audit_latex
+from scaledattn.kernel.theorem import NOTEBOOK
 
-__all__ = ["Builder", "Proof", "abbrev", "audit_of", "calc", "equivalence", "group", "prove", "run"]
+__all__ = [
+    "Abbrev",
+    "Builder",
+    "Proof",
+    "abbrev",
+    "audit_of",
+    "calc",
+    "equivalence",
+    "group",
+    "prove",
+]
+
+# The presentation the kernel leaves outside itself, wired here where derivations are
+# written and checked: its terms' plain strings, and why a step was refused.
+strings.install()
+explain.install()
 
 
 def group(expr: Any) -> Group:
@@ -58,9 +82,44 @@ def abbrev(expr: Any, name: str) -> Group:
     >>> unicode_line(a)
     'D₁'
     """
-    from scaledattn.render.display import Abbrev
-
     return Abbrev(expr, name)
+
+
+class Abbrev(Group):
+    """A sub-expression shown under a short name (D₁), defined in a "where" line.
+
+    It is a Group, so the kernel strips it before it checks anything: the name is
+    display only. Text and LaTeX show the name; SymPy's string form (JSON) shows
+    the whole expression.
+    """
+
+    def __new__(cls, inner: Any, name: Any) -> Abbrev:  # noqa: D102 - see the class
+        label = name if isinstance(name, Str) else Str(str(name))
+        obj: Abbrev = Expr.__new__(cls, sympy.sympify(inner), label)
+        return obj
+
+    @property
+    def inner(self) -> Any:
+        """The expression the name stands for."""
+        return self.args[0]
+
+    @property
+    def label(self) -> str:
+        """The name, e.g. ``D_1``."""
+        return str(self.args[1].name)
+
+    def _sympystr(self, printer: Any) -> str:
+        return f"({printer._print(self.inner)})"
+
+    def _unicode_line(self, printer: Any) -> str:
+        return str(pretty_symbol(self.label))
+
+    def _latex(self, printer: Any, exp: Any = None) -> str:
+        s = sympy.latex(sympy.Symbol(self.label))
+        return s if exp is None else f"{s}^{{{exp}}}"
+
+    def _pretty(self, printer: Any) -> Any:
+        return prettyForm(pretty_symbol(self.label))
 
 
 @dataclass(frozen=True)
@@ -68,7 +127,9 @@ class Proof(Derivation):
     """A derivation written with ``calc``/``equivalence``; it shows itself as mathematics.
 
     In Jupyter it displays as Markdown with $$ math (the kernel's verdict included);
-    ``str()`` gives the Unicode text rendering.
+    ``str()`` gives the Unicode text rendering. Both come from :mod:`scaledattn.render`
+    (registered in the kernel's display table when it is imported); until then, its
+    name, statement and number of steps.
     """
 
     def audit(self) -> Audit:
@@ -80,20 +141,11 @@ class Proof(Derivation):
         return prove(self)
 
     def __str__(self) -> str:
-        return render(audit_of(self), "text")
-
-    def _repr_markdown_(self) -> str:
-        return render(audit_of(self), "markdown")
-
-    def _repr_latex_(self) -> str:
-        from scaledattn.render.display import carried_assumptions, modulo_axioms
-
-        result = audit_of(self)
-        notes = [f"{fact} (carried by the symbol)" for fact in carried_assumptions(self)]
-        if result.theorem is not None and result.theorem.axioms:
-            notes.append(modulo_axioms(result.theorem.axioms))
-        text = "".join(r"\\ \text{" + note + "}" for note in notes)
-        return "$$" + audit_latex(result) + text + "$$"
+        shown = NOTEBOOK.get("text")
+        if shown is not None:
+            return shown(self)
+        steps = f"{len(self.steps)} step" + ("" if len(self.steps) == 1 else "s")
+        return f"{self.name}: {self.statement} ({steps}; import scaledattn.render to show them)"
 
 
 @dataclass(frozen=True)
@@ -150,7 +202,6 @@ _AUDITS: dict[int, tuple[Derivation, Audit]] = {}
 #: equality) gets its audit. The calculator builds a new derivation for every call, and
 #: a test session asks for the same setting many times (issue 13).
 _BY_CONTENT: dict[Derivation, Audit] = {}
-_text.SECOND.append(word)  # a VERIFIED line says whether the checker checked it too
 
 
 def _dependencies(derivation: Derivation) -> tuple[Derivation, dict[str, Theorem]]:
@@ -206,8 +257,7 @@ def audit_of(derivation: Derivation) -> Audit:
     if result is None:
         resolved, theorems = _dependencies(derivation)
         result = audit(resolved, theorems)
-        note(result)  # every VERIFIED passes the checker too (docs/trust.md)
-        alarm(result)
+        note(result)  # every VERIFIED is shown with the checker's word too (docs/trust.md)
         if shared:
             _BY_CONTENT[derivation] = result
     _AUDITS[id(derivation)] = (derivation, result)
@@ -220,21 +270,3 @@ def prove(derivation: Derivation) -> Theorem:
     if result.theorem is None:
         raise result.errors[0]
     return result.theorem
-
-
-def run(derivations: Sequence[Derivation], fmt: str = "text") -> int:
-    """Print each derivation and a verdict; 0 if all verified, 1 otherwise (for scripts)."""
-    failed = []
-    for n, d in enumerate(derivations):
-        result = audit_of(d)
-        if n:
-            print()
-        print(render(result, fmt))
-        if not result.verified:
-            failed.append(d.name)
-    print()
-    if failed:
-        print(f"Verdict: REJECTED — {', '.join(failed)}", file=sys.stdout)
-        return 1
-    print(f"Verdict: VERIFIED — all {len(derivations)} derivations checked by the kernel")
-    return 0

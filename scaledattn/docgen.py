@@ -115,7 +115,7 @@ def theorems_index(modules: tuple[TheoremModule, ...]) -> Page:
 def claims_page() -> Page:
     """The ledger of the source texts' claims, every verdict computed now."""
     from scaledattn.claims.ledger import check
-    from scaledattn.claims.report import ledger_markdown
+    from scaledattn.claims.ledger.report import ledger_markdown
 
     return Page("claims.md", ledger_markdown(check()))
 

@@ -1,7 +1,7 @@
 """Why the kernel refused a step: the report of a refusal, and the hints behind it.
 
 Outside the trusted kernel: these functions run only after a step has been refused
-(``report_refusal`` is registered in ``scaledattn.kernel.theorem.REPORTS``) and choose
+(:func:`install` registers ``report_refusal`` in ``scaledattn.kernel.theorem.REPORTS``) and choose
 how the refusal is explained, never whether the step passes. A hint names the
 assumption whose absence explains the refusal (``MissingAssumption``): an independence
 that would factor the expectation, a sign a rule needs, a moment that is not declared.
@@ -39,7 +39,7 @@ from scaledattn.kernel.expr import (
 )
 from scaledattn.kernel.theorem import _equal, _show
 
-__all__ = ["missing_assumption", "nonzero_somewhere", "report_refusal"]
+__all__ = ["install", "missing_assumption", "nonzero_somewhere", "report_refusal"]
 
 
 def _opaque(e: Expr, found: dict[Expr, None]) -> None:
@@ -185,7 +185,12 @@ def report_refusal(prev: Any, rule: Any, undecided: bool, fields: dict[str, Any]
     return StepMismatch(lines, **fields)
 
 
-if report_refusal not in theorem.REPORTS:
-    theorem.REPORTS.append(report_refusal)
-if nonzero_somewhere not in expr.WITNESSES:
-    expr.WITNESSES.append(nonzero_somewhere)
+def install() -> None:
+    """Register the report of a refusal and the non-zero test with the kernel (once).
+
+    Called by :mod:`scaledattn.derive`, where derivations are written and checked.
+    """
+    if report_refusal not in theorem.REPORTS:
+        theorem.REPORTS.append(report_refusal)
+    if nonzero_somewhere not in expr.NONZERO_TESTS:
+        expr.NONZERO_TESTS.append(nonzero_somewhere)

@@ -13,7 +13,7 @@
 # matches. So after adding tests, `scripts/mutation.sh --survivors` reruns just the
 # survivors (mutmut first collects the statistics of the new tests, from which it
 # selects each mutant's tests). At the end, scripts/mutation_report.py prints the
-# figures per module, with the survivors that docs/soundness.md explains as
+# figures per module, with the survivors that docs/testing.md explains as
 # equivalent counted apart.
 set -euo pipefail
 cd "$(dirname "$0")/.."

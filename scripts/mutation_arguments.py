@@ -40,7 +40,7 @@ def _argue(function: str, fragments: dict[int, str], reason: str) -> dict[str, A
 
 
 K = "scaledattn.kernel."
-B = "scaledattn.calculator.build."
+B = "scaledattn.moments.build."
 _SHOWN = "the kernel and the answer rebuild (evaluate) every expression before use"
 _NAME = "the name a softmax vector is shown with"
 _ZIP = "a node and its rebuilt arguments always have the same length"
@@ -82,7 +82,7 @@ def _fresh_index_names() -> dict[int, str]:
 #: name another mutant were renumbered or removed.
 ARGUED: dict[str, Argument] = {
     # ----------------------------------------------------------- the calculator
-    "scaledattn.calculator.gaussian.x_standard_normal_moment__mutmut_4": Argument(
+    "scaledattn.moments.gaussian.x_standard_normal_moment__mutmut_4": Argument(
         "if (n) or True", "(0 − 1)!! = 1 = E[z⁰]"
     ),
     **_argue(B + "x_closed_mean", {1: "evaluate(None)", 2: "evaluate(False)"}, _SHOWN),
@@ -365,7 +365,7 @@ ARGUED: dict[str, Argument] = {
         },
         _ATOM,
     ),
-    # Argued after the run of 2026-12-01 (docs/soundness.md, "Mutation testing").
+    # Argued after the run of 2026-12-01 (docs/testing.md, "Mutation testing").
     **_argue(
         K + "theorem.xǁAxiomǁapply",
         {1: "with evaluate(None):", 2: "with evaluate(False):"},
@@ -558,7 +558,7 @@ ARGUED: dict[str, Argument] = {
         K + "expr.x_fresh_index",
         {30: "n -= 1", 31: "n += 2"},
         "the spelling of a fresh index past i, j, …, w: the loop still skips every i<n> in"
-        " use (tests/kernel/test_kernel_edges.py), and bound indices compare up to renaming",
+        " use (tests/kernel/test_bound_names.py), and bound indices compare up to renaming",
     ),
     **_argue(
         K + "calculus.x__sum_delta",

@@ -2,7 +2,7 @@
 
 Run by ``scripts/mutation.sh`` after ``mutmut run``; reads ``mutmut results``. A
 surviving mutant counts as *equivalent* only when it falls in one of the groups
-below, each with its reason (the same groups are explained in docs/soundness.md):
+below, each with its reason (the same groups are explained in docs/testing.md):
 
 - display: the mutant is in a function that only shows things (``__str__``, printers),
   or it changes only the text of a message, a note, a title or a label (the code

@@ -9,6 +9,8 @@ than compute it again:
   verdict, audit and numeric witnesses (:class:`scaledattn.cache.Checked`).
 - ``generated_pages``: the pages ``scaledattn docs`` writes, by path.
 - ``check_output``: what ``scaledattn check`` and ``check --json`` print.
+- ``built_in_proof_file``: every built-in theorem written in the proof format (each
+  theorem once) and checked as one file by check-proof.
 
 They come from the theorem cache (:mod:`scaledattn.cache`), which this file points
 at a temporary folder for the whole session (``SCALEDATTN_CACHE_DIR``, shared by the
@@ -155,9 +157,13 @@ GROUPS: dict[str, tuple[str, ...]] = {
         "tests/cli/test_bad_input_sweep.py::test_bad_input_exits_2_with_one_line_naming_the_"
         "problem_and_writes_nothing[audit",
     ),
-    # Every built-in theorem written in the proof format and as a JSON certificate, read
-    # back and checked: the module-scoped fixtures of test_check_proof.py (~4 s).
-    "proof-round-trip": ("tests/prooffile/test_check_proof.py::test_every_built_in_theorem_",),
+    # Every built-in theorem written in the proof format, read back and checked once
+    # (``built_in_proof_file``, ~12 s of CPU), and the tests that read it: the round
+    # trips through the proof format and the JSON certificate, the certificate headers.
+    "proof-round-trip": (
+        "tests/prooffile/test_check_proof.py::test_every_built_in_theorem_",
+        "tests/prooffile/test_certificate_header.py",
+    ),
 }
 
 
@@ -201,6 +207,25 @@ def generated_pages() -> dict[str, str]:
     return {p.path: p.text for p in pages()}
 
 
+@pytest.fixture(scope=_shared)
+def built_in_proof_file() -> Any:
+    """Every built-in theorem (and each theorem it cites) in the proof format, checked once.
+
+    The blocks of ``derive --format proof`` of every derivation, each theorem once and in
+    order, read back and checked as one file (a :class:`~scaledattn.prooffile.files.CheckedFile`).
+    """
+    from scaledattn.derive import audit_of
+    from scaledattn.prooffile.files import check_text
+    from scaledattn.registry import all_derivations
+    from scaledattn.render.proof import proof_document
+
+    blocks: dict[str, str] = {}
+    for d in all_derivations():
+        for block in proof_document(audit_of(d)).strip().split("\n\n"):
+            blocks.setdefault(block.split(":", 1)[0].removeprefix("theorem "), block)
+    return check_text("\n\n".join(blocks.values()) + "\n", "all.proof")
+
+
 def _output(argv: list[str]) -> tuple[int, str]:
     from scaledattn.cli import main
 
@@ -238,9 +263,9 @@ if os.environ.get("SCALEDATTN_FRESH_CACHES"):
     @pytest.fixture(autouse=True)
     def _fresh_caches() -> None:
         from scaledattn import cache, derive
-        from scaledattn.calculator import gaussian
-        from scaledattn.claims import automation
+        from scaledattn.automation import rewrite as automation
         from scaledattn.kernel import expr
+        from scaledattn.moments import gaussian
         from scaledattn.prooffile import search
         from scaledattn.render import display, proof
 

@@ -183,7 +183,7 @@ def test_the_key_covers_every_source_file_of_the_kernel_the_automation_and_the_p
         ("kernel", "theorem.py"),
         ("kernel", "rules.py"),
         ("scaledattn", "derive.py"),
-        ("calculator", "build.py"),
+        ("moments", "build.py"),
         ("numeric", "evidence.py"),
         ("proofs", "unique_scale.py"),
     ]:

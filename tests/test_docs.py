@@ -49,8 +49,8 @@ def test_a_numpy_docstring_becomes_markdown_headings() -> None:
 
 
 def test_sphinx_roles_and_double_backticks_become_code_spans() -> None:
-    text = docstring_markdown("Title.\n\nWritten by (:mod:`scaledattn.calculator.build`), ``x``.\n")
-    assert "(`scaledattn.calculator.build`), `x`." in text
+    text = docstring_markdown("Title.\n\nWritten by (:mod:`scaledattn.moments.build`), ``x``.\n")
+    assert "(`scaledattn.moments.build`), `x`." in text
 
 
 def _pages() -> list[tuple[str, str]]:
@@ -58,7 +58,7 @@ def _pages() -> list[tuple[str, str]]:
 
     found = [("README.md", (ROOT / "README.md").read_text(encoding="utf-8"))]
     found += [(p.path, p.text) for p in pages()]
-    for extra in ("tutorial.md", "claims.md", "soundness.md", "statistics.md"):
+    for extra in ("tutorial.md", "claims.md", "soundness.md", "testing.md", "statistics.md"):
         path = ROOT / "docs" / extra
         if path.exists():
             found.append((extra, path.read_text(encoding="utf-8")))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import fnmatch
 import functools
 import importlib
 import subprocess
@@ -25,25 +26,25 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("scaledattn.progress",),
     ("scaledattn.kernel",),
     ("scaledattn.certificate",),
-    ("scaledattn.rulebook", "scaledattn.explain", "scaledattn.definitions"),
+    ("scaledattn.rulebook", "scaledattn.explain", "scaledattn.definitions", "scaledattn.strings"),
     ("scaledattn.language",),
-    ("scaledattn.render",),
     ("scaledattn.derive",),
+    ("scaledattn.render",),
+    ("scaledattn.moments",),
     ("scaledattn.calculator", "scaledattn.numeric"),
     ("scaledattn.proofs",),
     ("scaledattn.registry", "scaledattn.grading", "scaledattn.attention", "scaledattn.fuzz"),
-    ("scaledattn.claims", "scaledattn.torchattn"),
-    ("scaledattn.prooffile",),
+    ("scaledattn.automation",),
+    ("scaledattn.claims", "scaledattn.prooffile", "scaledattn.torchattn"),
     ("scaledattn.citations", "scaledattn.cache", "scaledattn.docsync"),
     ("scaledattn.docgen",),
     ("scaledattn.cli",),
     ("scaledattn.__main__",),
 )
-#: The package's own __init__, outside the layers: it installs the term printers and the
-#: refusal hints when the kernel loads, and imports the calculator on first use.
-TOP_IMPORTS = ("scaledattn.render.strings", "scaledattn.explain", "scaledattn.calculator")
+#: The package's own __init__, outside the layers: it imports the calculator on first use.
+TOP_IMPORTS = ("scaledattn.calculator",)
 #: What the thin runners proofs/NAME.py import.
-RUNNER_IMPORTS = ("scaledattn.derive", "scaledattn.grading", "scaledattn.proofs")
+RUNNER_IMPORTS = ("scaledattn.render", "scaledattn.grading", "scaledattn.proofs")
 KERNEL_THIRD_PARTY = {"sympy"}
 # The kernel's code lines (no blanks, comments or docstrings): raise only on purpose, with
 # a one-line reason; the history of every raise is in docs/history.md.
@@ -201,17 +202,24 @@ def test_importing_errors_loads_no_sympy_and_nothing_else_of_the_package() -> No
     assert {m for m in loaded if m.startswith("scaledattn")} == {"scaledattn", "scaledattn.errors"}
 
 
-def test_the_printers_and_hints_are_installed_when_the_kernel_loads() -> None:
+def test_derive_installs_the_printers_and_hints_and_the_package_no_import_hook() -> None:
     statement = (
-        "import scaledattn.kernel; from sympy.printing.str import StrPrinter;"
+        "import scaledattn; hooks = len(sys.meta_path);"
+        " import scaledattn.kernel; from sympy.printing.str import StrPrinter;"
         " from scaledattn.kernel import expr, theorem;"
+        " assert not theorem.REPORTS and not expr.NONZERO_TESTS;"
+        " import scaledattn.derive;"
         " assert any(getattr(getattr(StrPrinter, n), '_scaledattn', False)"
         " for n in dir(StrPrinter));"
-        " assert theorem.REPORTS and expr.WITNESSES"
+        " assert theorem.REPORTS and expr.NONZERO_TESTS and len(sys.meta_path) == hooks;"
+        " from scaledattn.kernel import E, random_variables;"
+        " X, = random_variables('X'); d = scaledattn.derive.calc('d', E(X), E(X)).qed();"
+        " assert str(d) == 'd: E(X) = E(X) (0 steps; import scaledattn.render to show them)'"
     )
     loaded = _loaded_by(statement)
-    assert {"scaledattn.render.strings", "scaledattn.explain"} <= loaded
+    assert {"scaledattn.strings", "scaledattn.explain"} <= loaded
     assert "scaledattn.calculator" not in loaded
+    assert not any(m.startswith("scaledattn.render") for m in loaded)
 
 
 @pytest.mark.parametrize("path", sorted((PACKAGE / "kernel").glob("*.py")), ids=lambda p: p.name)
@@ -268,8 +276,15 @@ def test_every_proof_module_is_registered() -> None:
     assert set(proofs.MODULES) == {p.stem for p in PROOFS}
 
 
-def test_pyproject_lists_every_package() -> None:
+def test_the_installed_packages_are_every_folder_of_modules() -> None:
+    """``pip install .`` finds every package (setuptools' ``include`` patterns), and each
+    folder of modules under scaledattn/ is a package (a folder without ``__init__.py``
+    would be left out of the install)."""
     config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-    listed = set(config["tool"]["setuptools"]["packages"])
+    patterns = config["tool"]["setuptools"]["packages"]["find"]["include"]
     found = {_module_name(p) for p in PACKAGE.rglob("__init__.py")}
-    assert found == listed
+    assert all(any(fnmatch.fnmatchcase(name, pat) for pat in patterns) for name in found)
+    folders = {p.parent for p in PACKAGE.rglob("*.py") if "__pycache__" not in p.parts}
+    assert all((folder / "__init__.py").is_file() for folder in folders), sorted(
+        str(f) for f in folders if not (f / "__init__.py").is_file()
+    )

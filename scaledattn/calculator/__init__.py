@@ -6,24 +6,22 @@ kernel checks it, and the answer is the right side of the Theorem the kernel
 returns — never a number computed beside it.
 
 - the expressions are read by the one language, :mod:`scaledattn.language` (no ``eval``);
-- :mod:`~scaledattn.calculator.setting`: reading and validating a setting;
-- :mod:`~scaledattn.calculator.gaussian`: joint moments of a correlated Gaussian pair;
-- :mod:`~scaledattn.calculator.build`: the derivations;
+- :mod:`scaledattn.moments`: the setting, and the derivations for it (shared with the
+  theorem modules, which import nothing of the calculator);
 - :mod:`~scaledattn.calculator.answer`: :func:`variance`, :func:`mean`, :func:`scale`;
-
-It imports only the kernel, :mod:`scaledattn.derive` and SymPy, so the proof
-modules may use it.
+- :mod:`~scaledattn.calculator.width`: why the mean of q·k matters as the model widens;
+- :mod:`~scaledattn.calculator.lemmas`: the calculator's derivations cited by name.
 """
 
 from scaledattn.calculator.answer import Answer, answer, mean, scale, variance
-from scaledattn.calculator.setting import Setting, setting
 from scaledattn.errors import CannotDerive
 from scaledattn.language.parse import parse_expression
+from scaledattn.moments.setting import AttentionSetting, setting
 
 __all__ = [
     "Answer",
     "CannotDerive",
-    "Setting",
+    "AttentionSetting",
     "answer",
     "mean",
     "parse_expression",

@@ -1,7 +1,7 @@
 """Answers on demand: E[q·k], Var(q·k) and the scale c, each the right side of a checked Theorem.
 
 :func:`variance`, :func:`mean` and :func:`scale` read a setting, let the automation of
-:mod:`scaledattn.calculator.build` write the derivation, hand it to the kernel
+:mod:`scaledattn.moments.build` write the derivation, hand it to the kernel
 (:func:`scaledattn.derive.prove`) and return an :class:`Answer`: the closed form,
 taken from the statement of the Theorem the kernel returned, with the Theorem and
 every derivation it rests on attached.
@@ -26,7 +26,12 @@ from typing import Any
 import sympy
 from sympy import Expr
 
-from scaledattn.calculator.build import (
+from scaledattn.derive import audit_of, prove
+from scaledattn.errors import CannotDerive, InvalidArgument
+from scaledattn.kernel import Derivation, Dot, E, Equation, Equivalence, RandomVector, Theorem, Var
+from scaledattn.kernel.expr import rebuild
+from scaledattn.language.parse import parse_expression
+from scaledattn.moments.build import (
     SCALE,
     mean_derivation,
     provenance,
@@ -34,12 +39,7 @@ from scaledattn.calculator.build import (
     sums_lemma,
     variance_derivation,
 )
-from scaledattn.calculator.setting import Setting, setting
-from scaledattn.derive import audit_of, prove
-from scaledattn.errors import CannotDerive, InvalidArgument
-from scaledattn.kernel import Derivation, Dot, E, Equation, Equivalence, RandomVector, Theorem, Var
-from scaledattn.kernel.expr import rebuild
-from scaledattn.language.parse import parse_expression
+from scaledattn.moments.setting import AttentionSetting, setting
 from scaledattn.render.printers import decimal, latex
 
 __all__ = ["QUANTITIES", "Answer", "answer", "mean", "scale", "variance"]
@@ -76,7 +76,7 @@ class Answer:
     expr: Expr
     theorem: Theorem
     derivations: tuple[Derivation, ...]
-    setting: Setting
+    setting: AttentionSetting
     provenance: tuple[str, ...] = ()
 
     @property
@@ -284,7 +284,7 @@ def _closed_form(theorem: Theorem) -> Expr:
     return rhs
 
 
-def _refusal(derivation: Derivation, s: Setting) -> CannotDerive:
+def _refusal(derivation: Derivation, s: AttentionSetting) -> CannotDerive:
     first = audit_of(derivation).errors[0]
     hint = ""
     if first.rule in ("exclude_by_sign", "square_roots"):
@@ -303,7 +303,7 @@ def _refusal(derivation: Derivation, s: Setting) -> CannotDerive:
     )
 
 
-def answer(quantity: str, s: Setting) -> Answer:
+def answer(quantity: str, s: AttentionSetting) -> Answer:
     """The checked answer for ``quantity`` ('mean', 'variance' or 'scale') in setting ``s``."""
     if quantity in ("mean", "variance"):
         build = mean_derivation if quantity == "mean" else variance_derivation
@@ -348,7 +348,7 @@ def variance(
     q and k are independent unless ``corr`` is given, when each pair is jointly
     Gaussian with that correlation. ``heads`` and ``d_model`` set d_k = d_model/heads;
     ``init_std`` (with ``d_model`` or ``input_norm``) sets the variances of projected
-    scores. The options and their defaults: :data:`~scaledattn.calculator.setting.OPTIONS`,
+    scores. The options and their defaults: :data:`~scaledattn.moments.setting.OPTIONS`,
     the same as the command's (``scaledattn variance --init-std 0.02``).
 
     >>> variance(mean_q="mu_q", mean_k="mu_k", var_q="sigma_q**2", var_k="sigma_k**2")

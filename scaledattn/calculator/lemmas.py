@@ -1,7 +1,7 @@
 """The calculator's derivations by name: ``variance(var_q=4, var_k=4)`` opens that derivation.
 
 The calculator names each derivation it writes as the Python call that answers it
-(:meth:`scaledattn.calculator.setting.Setting.call`): ``variance``, ``mean``,
+(:meth:`scaledattn.moments.setting.AttentionSetting.call`): ``variance``, ``mean``,
 ``scale`` and the scale's lemma ``variance_as_sums``, each followed by the options
 that differ from the lesson's setting. :func:`calculator_derivation` reads such a
 name back (with the bounded parser, never ``eval``) and writes the derivation again,
@@ -23,20 +23,20 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from scaledattn.calculator.build import (
+from scaledattn.errors import InvalidArgument
+from scaledattn.kernel import Derivation
+from scaledattn.moments.build import (
     mean_derivation,
     scale_derivation,
     sums_lemma,
     variance_derivation,
 )
-from scaledattn.calculator.setting import OPTIONS, Setting, setting
-from scaledattn.errors import InvalidArgument
-from scaledattn.kernel import Derivation
+from scaledattn.moments.setting import OPTIONS, AttentionSetting, setting
 
 __all__ = ["CALLS", "calculator_derivation"]
 
 #: Each name the calculator gives a derivation, and what it states.
-CALLS: dict[str, tuple[Callable[[Setting], Derivation], str]] = {
+CALLS: dict[str, tuple[Callable[[AttentionSetting], Derivation], str]] = {
     "variance": (variance_derivation, "Var(q·k) for the setting"),
     "mean": (mean_derivation, "E[q·k] for the setting"),
     "scale": (scale_derivation, "the unique c > 0 with Var(q·k / c) = target_var"),

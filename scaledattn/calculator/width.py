@@ -8,7 +8,7 @@ and 1/d_k (the choice of μP, Yang et al. 2021) keeps both of order 1. ``scaleda
 
 Examples
 --------
->>> from scaledattn.calculator.setting import setting
+>>> from scaledattn.moments.setting import setting
 >>> print(width_argument(setting(corr="1/2"))[0])
 Why the mean matters (the argument behind 1/d_k scaling, μP); each line is a
 """
@@ -17,16 +17,16 @@ from __future__ import annotations
 
 import sympy
 
-from scaledattn.calculator.build import (
+from scaledattn.derive import prove
+from scaledattn.kernel import Derivation
+from scaledattn.kernel.expr import rebuild
+from scaledattn.moments.build import (
     mean_derivation,
     scaled_mean_derivation,
     scaled_std_derivation,
     variance_derivation,
 )
-from scaledattn.calculator.setting import Setting
-from scaledattn.derive import prove
-from scaledattn.kernel import Derivation
-from scaledattn.kernel.expr import rebuild
+from scaledattn.moments.setting import AttentionSetting
 from scaledattn.render.display import statement_parts, unicode_line
 
 __all__ = ["width_argument"]
@@ -37,7 +37,7 @@ def _statement_line(derivation: Derivation) -> str:
     return f"{unicode_line(lhs)} = {unicode_line(rebuild(rhs))}"
 
 
-def width_argument(s: Setting) -> list[str]:
+def width_argument(s: AttentionSetting) -> list[str]:
     """Why a non-zero E[qᵢkᵢ] calls for 1/d_k: four more theorems, each checked."""
     mean = mean_derivation(s)
     var = variance_derivation(s)

@@ -276,6 +276,8 @@ def negative(t: Term, env: Env) -> bool:
     if tag == "mul":
         signs = [positive(a, env) or (negative(a, env) and "neg") for a in t[1:]]
         return all(signs) and sum(s == "neg" for s in signs) % 2 == 1
+    if tag == "add":
+        return all(negative(a, env) or (a[0] == "num" and a[1] == 0) for a in t[1:])
     return False
 
 

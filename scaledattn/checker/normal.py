@@ -20,10 +20,11 @@ equal up to renaming bound variables (alpha-equivalence) have one normal form.
 from __future__ import annotations
 
 import itertools
+import math
 from fractions import Fraction
 from typing import Any
 
-from scaledattn.checker.facts import real
+from scaledattn.checker.facts import Env, negative, positive, real
 from scaledattn.checker.terms import Term, Unreadable, free_vars, is_random, num, subst
 
 Mono = tuple[tuple[Term, Fraction], ...]
@@ -96,6 +97,9 @@ def pmul(p: Poly, q: Poly, depth: int) -> Poly:
 def _fix(m: Mono, depth: int) -> Poly:
     """A monomial with (B^(1/q))^k for |k| ≥ q and (B⁻¹)^(−k) multiplied out."""
     for n, (a, e) in enumerate(m):
+        if a[0] == "abs" and real(a[1]) and e.denominator == 1 and e.numerator % 2 == 0:
+            rest = m[:n] + m[n + 1 :]  # |b|^(2k) = b^(2k) for a real b
+            return pmul({rest: Fraction(1)}, ppow(nf(a[1], depth), e, depth), depth)
         if a[0] != "pow" or a[2][0] != "num":
             continue
         r = a[2][1]
@@ -142,6 +146,28 @@ def _num_power(c: Fraction, e: Fraction) -> Poly:
     return {((("pow", num(rest), num(Fraction(1, q))), Fraction(1)),): coeff}
 
 
+def _content(p: Poly) -> Poly:
+    """The positive monomial g all of p's terms share: rational content, positive atoms."""
+    nums = [abs(c.numerator) for c in p.values()]
+    dens = [c.denominator for c in p.values()]
+    top, bottom = nums[0], dens[0]
+    for x in nums[1:]:
+        top = math.gcd(top, x)
+    for y in dens[1:]:
+        bottom = bottom * y // math.gcd(bottom, y)
+    shared: dict[Term, Fraction] = {}
+    monos = list(p)
+    for a, _ in monos[0]:
+        if _positive_atom(a) and all(a in dict(m) for m in monos[1:]):
+            shared[a] = min(dict(m)[a] for m in monos)
+    for a in {a for m in monos for a, _ in m if _positive_atom(a)} - set(shared):
+        low = min(dict(m).get(a, Fraction(0)) for m in monos)
+        if low < 0:
+            shared[a] = low
+    mono = tuple(sorted(((a, e) for a, e in shared.items() if e), key=lambda x: key(x[0])))
+    return {mono: Fraction(top, bottom)}
+
+
 def _positive_atom(a: Term) -> bool:
     return (a[0] == "sym" and "p" in a[2]) or (a[0] == "exp" and real(a[1]))
 
@@ -174,7 +200,12 @@ def ppow(p: Poly, e: Fraction, depth: int) -> Poly:
             return pmul(const(c**e.numerator), _fix(tuple((a, x * e) for a, x in m), depth), depth)
         # (a·b)^e = a^e·b^e for a > 0: the positive constants and factor come out
         pos = tuple((a, x * e) for a, x in m if _positive_atom(a))
-        rest: Poly = {tuple(y for y in m if not _positive_atom(y[0])): c if c < 0 else Fraction(1)}
+        others = tuple(y for y in m if not _positive_atom(y[0]))
+        if c > 0 and e.denominator == 2 and all(real(a) and x % 2 == 0 for a, x in others):
+            # (a^(2k))^(p/2) = |a|^(kp) for a real a
+            pos += tuple((("abs", a), x * e) for a, x in others)
+            others = ()
+        rest: Poly = {others: c if c < 0 else Fraction(1)}
         out = pmul(_num_power(c, e) if c > 0 else const(Fraction(1)), _fix(pos, depth), depth)
         if rest != {ONE: Fraction(1)}:
             root = ("pow", to_term(rest), num(Fraction(1, e.denominator)))
@@ -185,6 +216,11 @@ def ppow(p: Poly, e: Fraction, depth: int) -> Poly:
         for _ in range(int(e)):
             out = pmul(out, p, depth)
         return out
+    content = _content(p)
+    if content != {ONE: Fraction(1)}:  # (g·P)^e = g^e·P^e for g > 0
+        inverse = ppow(content, Fraction(-1), depth)
+        rest = pmul(p, inverse, depth)
+        return pmul(ppow(content, e, depth), ppow(rest, e, depth), depth)
     base = to_term(p)
     if e.denominator == 1:
         return atom(("pow", base, num(-1)), -e)
@@ -373,11 +409,15 @@ def prop_key(p: Term) -> Any:
         d = nf(("add", p[1], ("mul", num(-1), p[2])))
         if not d:
             return ("true",)
+        bare, sides = Env(()), (canon(p[1]), canon(p[2]))
+        if any(positive(x, bare) and negative(y, bare) for x, y in (sides, sides[::-1])):
+            return ("eq", num(1))  # a > 0 = b < 0 by the symbols' own signs: false
         first = min(d, key=lambda m: key(mono_term(m, Fraction(1))))
         lead = d[first]
         return ("eq", to_term({m: c / lead for m, c in d.items()}))
     if tag == "or":
-        return ("or", frozenset(prop_key(a) for a in p[1:]))
+        keys = frozenset(prop_key(a) for a in p[1:]) - {("eq", num(1))}
+        return next(iter(keys)) if len(keys) == 1 else ("or", keys) if keys else ("eq", num(1))
     if tag == "true":
         return ("true",)
     if tag == "false":

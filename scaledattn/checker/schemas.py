@@ -443,6 +443,9 @@ def deriv_chain(lhs: Term, rhs: Term, cited: tuple[int, ...], env: Env) -> str |
         whole = c.denominator == 1
         if (whole and c > 0) or (whole and nonzero(b, env)) or positive(b, env):
             return _gives(mul(num(c), power(b, c - 1), ("deriv", b, x)), rhs)
+    if f[0] == "pow" and not depends(f[2], x[1], env) and positive(f[1], env):
+        b, c = f[1], f[2]
+        return _gives(mul(c, ("pow", b, add(c, num(-1))), ("deriv", b, x)), rhs)
     return "the chain rule takes e^f, log f (f > 0) or f^c"
 
 
@@ -472,9 +475,10 @@ def clear_denominator(
 
 def square_roots(lhs: Term, rhs: Term, cited: tuple[int, ...], env: Env) -> str | None:
     """a·x² + c = 0 ⇔ x = √(−c/a) ∨ x = −√(−c/a): x a real constant, a ≠ 0 free of x."""
-    if lhs[0] != "eq" or rhs[0] != "or" or len(rhs) != 3 or rhs[1][0] != "eq":
+    first = rhs[1] if rhs[0] == "or" else rhs  # x = −√w may be false by x's own sign
+    if lhs[0] != "eq" or first[0] != "eq":
         return "the rule solves an equation in x²"
-    x = rhs[1][1]
+    x = first[1]
     if x[0] != "sym" or not set("rping") & set(x[2]):
         return "x is not a real constant"
     p = nf(add(lhs[1], mul(num(-1), lhs[2])))

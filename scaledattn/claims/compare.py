@@ -20,7 +20,7 @@ from sympy import Expr, Symbol
 
 from scaledattn.attention.experiments import ExperimentResult
 from scaledattn.attention.stats import Measurement
-from scaledattn.claims.automation import Chain, audit_summary, derivation_of, normalize
+from scaledattn.automation.rewrite import Chain, audit_summary, derivation_of, normalize
 from scaledattn.claims.numbers import (
     Interval,
     compare,

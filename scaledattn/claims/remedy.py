@@ -35,7 +35,7 @@ from typing import Any
 import sympy
 from sympy import Expr
 
-from scaledattn.claims.automation import Environment, normalize
+from scaledattn.automation.rewrite import Environment, normalize
 from scaledattn.claims.outcome import Result, Verdict
 from scaledattn.claims.setup import prepare
 from scaledattn.claims.syntax import Claim, parse_assumption, unparse
@@ -94,7 +94,52 @@ def with_remedies(claim: Claim, assume: Sequence[str], result: Result, verify: V
         instead = word.sub(f"({sympy.sstr(value)})", claim.text)
         if tries.holds(instead, ()):
             ways.append(f'holds when {condition}: "{instead}" is verified')
+    theorem = _theorem_of(claim.text, lhs, rhs, assume, tries)
+    if theorem and not any(theorem.endswith(way) for way in ways):  # said once
+        ways.insert(0, theorem)
+    from scaledattn.render.diagnose import negative_variance, sum_for_product
+
+    for mistake in (negative_variance(lhs, rhs), sum_for_product(lhs, rhs)):
+        if mistake:  # the kind of mistake, named (render.diagnose)
+            ways.insert(0, mistake)
     return replace(result, correct=correct, remedies=tuple(ways))
+
+
+#: The lesson's defaults, as --assume lines: a theorem's assumption among them goes unsaid.
+_DEFAULTS = {"independent(q, k)", "E(q_i) = 0", "E(k_i) = 0", "Var(q_i) = 1", "Var(k_i) = 1"}
+
+
+def _theorem_of(text: str, lhs: Expr, rhs: Expr, assume: Sequence[str], tries: _Tries) -> str:
+    """When ``lhs = rhs`` is a built-in theorem's statement: the --assume lines that make it so.
+
+    A statement pasted from ``scaledattn list`` (``Var(q·k) = σ_q²·σₖ²·dₖ``) is refuted
+    under the defaults when the theorem assumes other moments; the way out is its
+    assumptions, checked by verifying the claim under them.
+    """
+    from scaledattn.automation.rewrite import key
+    from scaledattn.kernel import Equation
+    from scaledattn.registry import all_derivations
+    from scaledattn.render.proof import proof_assumption
+
+    for d in all_derivations():
+        statement = d.statement
+        if not isinstance(statement, Equation):
+            continue
+        try:
+            same = key(statement.lhs) == key(lhs) and key(statement.rhs) == key(rhs)
+        except (TypeError, ValueError, AttributeError):
+            continue
+        if not same:
+            continue
+        try:
+            lines = [proof_assumption(a) for a in d.assumptions]
+        except InvalidArgument:
+            return ""
+        extra = [line for line in lines if line not in _DEFAULTS and line not in assume]
+        if extra and tries.holds(text, extra):
+            flags = " ".join(f'--assume "{line}"' for line in extra)
+            return f"the theorem {d.name} (scaledattn derive {d.name}): holds under {flags}"
+    return ""
 
 
 class _Tries:

@@ -33,9 +33,7 @@ from typing import Any
 import sympy
 from sympy import Symbol
 
-from scaledattn.calculator.build import variance_assumptions
-from scaledattn.calculator.setting import Setting
-from scaledattn.claims.automation import Environment, Lemmas
+from scaledattn.automation.rewrite import Environment, Lemmas
 from scaledattn.claims.syntax import Assumed, Claim, unparse
 from scaledattn.claims.terms import (
     CONSTANTS,
@@ -51,17 +49,24 @@ from scaledattn.kernel import (
     Context,
     Cov,
     E,
+    Entry,
     Independent,
     IndependentComponents,
+    IndexSum,
     Moment,
     Positive,
     RandomVariable,
     RandomVector,
+    Softmax,
     Var,
 )
 from scaledattn.kernel.expr import Component, is_random
 from scaledattn.language.definedness import first_unmet
+from scaledattn.language.laws import law_moments
+from scaledattn.language.names import Names
 from scaledattn.language.parse import quote
+from scaledattn.moments.build import per_index, provenance, variance_assumptions, vectors
+from scaledattn.moments.setting import AttentionSetting
 from scaledattn.render.display import assumption_text
 
 __all__ = ["Setup", "prepare"]
@@ -76,7 +81,7 @@ class Setup:
     assumptions: list[Assumption] = field(default_factory=list)
     described: list[str] = field(default_factory=list)
     sides: list[Value] = field(default_factory=list)
-    qk: Setting | None = None
+    qk: AttentionSetting | None = None
     env: Environment = field(default_factory=lambda: Environment(()))
 
     @property
@@ -144,6 +149,12 @@ def _moment(setup: Setup, assumed: Assumed, qk: dict[str, Any], given: set[str])
         raise InvalidArgument(f"a moment's value must not be random: {assumed.text!r}")
     atom = lhs.args[0] if isinstance(lhs, (E, Var)) else None
     touches_qk = bool(components_of([lhs]))
+    if _paired_covariance(lhs):  # Cov(q_i, k_i) = rho: q and k correlated index by index
+        if "cov" in given:
+            raise InvalidArgument(f"{assumed.text!r} repeats an assumption about {lhs}")
+        qk["cov"] = value
+        given.add("cov")
+        return
     if isinstance(atom, Component) and isinstance(atom.index, Symbol):
         key = _QK_FIELDS[(type(lhs).__name__, atom.label.name)]
         if key in given:
@@ -153,10 +164,60 @@ def _moment(setup: Setup, assumed: Assumed, qk: dict[str, Any], given: set[str])
         return
     if touches_qk:
         raise InvalidArgument(
-            f"cannot assume {assumed.text!r}: for q and k, give E(q_i), Var(q_i), E(k_i)"
-            " or Var(k_i) (every component alike); they stay independent"
+            f"cannot assume {assumed.text!r}: for q and k, give E(q_i), Var(q_i), E(k_i),"
+            " Var(k_i), Cov(q_i, k_i) or a law q_i ~ N(0, sigma^2) (every component alike)"
         )
     setup.add(Moment(lhs, value))
+
+
+def _law(setup: Setup, assumed: Assumed, qk: dict[str, Any], given: set[str]) -> None:
+    """``q_i ~ N(0, sigma^2)``: the law's mean, variance, third and fourth moments, stated.
+
+    For a component of q or k they are the setting's (every component alike); for a
+    random variable X, moments of X. Each is an assumption of its own in the output,
+    marked with the law it comes from (:mod:`scaledattn.language.laws`).
+    """
+    assert assumed.left is not None
+    assert assumed.right is not None
+    atom = setup.scope.scalar(assumed.left, "a law's variable")
+    args = [setup.scope.scalar(n, "a law's parameter") for n in assumed.right.children]
+    moments = law_moments(assumed.names[0], args)
+    note = f" (from {assumed.text.strip()})"
+    component = isinstance(atom, Component) and isinstance(atom.index, Symbol)
+    if component and atom.label.name in ("q", "k"):
+        for op, value in (("E", moments.mean), ("Var", moments.variance)):
+            key = _QK_FIELDS[(op, atom.label.name)]
+            if key in given:
+                raise InvalidArgument(f"{assumed.text!r} repeats an assumption about {atom}")
+            qk[key] = value
+            given.add(key)
+    elif isinstance(atom, RandomVariable):
+        setup.add(Moment(E(atom), moments.mean), note=note)
+        setup.add(Moment(Var(atom), moments.variance), note=note)
+    else:
+        raise InvalidArgument(
+            f"a law is declared for a component q_i, k_i or a random variable X, not {atom}"
+        )
+    setup.add(Moment(E(atom**3), moments.third), note=note)
+    fourth = " by Isserlis" if assumed.names[0] not in ("coin", "rademacher", "Rademacher") else ""
+    setup.add(Moment(E(atom**4), moments.fourth), note=f"{note[:-1]}{fourth})")
+
+
+def _paired_covariance(lhs: Any) -> bool:
+    """Whether ``lhs`` is Cov(q_i, k_i) (or Cov(k_i, q_i)): one index, every component alike."""
+    if not isinstance(lhs, Cov) or not all(isinstance(a, Component) for a in lhs.args):
+        return False
+    first, second = lhs.args
+    names = {first.label.name, second.label.name}
+    return names == {"q", "k"} and first.index == second.index and isinstance(first.index, Symbol)
+
+
+def _correlation(qk: dict[str, Any]) -> None:
+    """Cov(qᵢ, kᵢ) given: the setting's correlation, the covariance over σ_q·σ_k."""
+    cov = qk.pop("cov", None)
+    if cov is not None:
+        spread = sympy.sqrt(qk.get("var_q", sympy.S.One) * qk.get("var_k", sympy.S.One))
+        qk["corr"] = sympy.simplify(cov / spread)
 
 
 def _unit(setup: Setup, name: str) -> Any:
@@ -184,6 +245,8 @@ def _first_pass(setup: Setup, a: Assumed, later: list[Assumed]) -> None:
         _constant(setup, name, a)
     elif a.relation == "=" and name in SCALARS:
         later.insert(0, a)
+    elif a.relation == "~":
+        later.append(a)
     elif a.relation == ">":
         symbol = setup.scope.scalar(a.left, "an assumption") if a.left else None
         zero = setup.scope.scalar(a.right, "an assumption") if a.right else None
@@ -196,6 +259,9 @@ def _first_pass(setup: Setup, a: Assumed, later: list[Assumed]) -> None:
 
 def _second_pass(setup: Setup, a: Assumed, qk: dict[str, Any], given: set[str]) -> None:
     """Independence, definitions of random variables, and moments."""
+    if a.relation == "~":
+        _law(setup, a, qk, given)
+        return
     if a.relation == "independent":
         units = [_unit(setup, n) for n in a.names]
         if set(a.names) == {"q", "k"}:
@@ -225,14 +291,46 @@ def prepare(claim: Claim, assumed: Sequence[Assumed]) -> Setup:
             if is_random(x):
                 raise InvalidArgument(
                     f"{unparse(node)} is random: a claim compares numbers and moments"
-                    " such as E(X), Var(X), std(X)"
+                    " such as E(X), Var(X), std(X); an identity of random terms"
+                    " (-norm(q - k)**2/2 = dot(q, k) - …) is a proof file's step"
+                    " (scaledattn check-proof)"
                 )
     flat = [x for v in setup.sides for x in (v if isinstance(v, tuple) else (v,))]
+    if components_of(flat) and _dimension_written_n(flat):
+        d_k, n = setup.scope.dimension(), setup.scope.names.constant("n")
+        setup.sides = [
+            tuple(x.xreplace({n: d_k}) for x in v) if isinstance(v, tuple) else v.xreplace({n: d_k})
+            for v in setup.sides
+        ]
+        flat = [x for v in setup.sides for x in (v if isinstance(v, tuple) else (v,))]
+        setup.scope.notes.append("n is read as d_k, the dimension of q and k")
+    for note in setup.scope.notes:  # d read as d_k, …: the meaning stated
+        setup.described.append(note)
     if components_of(flat) or qk:
-        s = Setting(d=setup.scope.dimension(), **qk)
+        _correlation(qk)
+        s = AttentionSetting(d=setup.scope.dimension(), **qk)
+        copies = sorted(
+            v for v in components_of(flat) if v.rstrip("'") in ("q", "k") and v.endswith("'")
+        )
         for assumption in variance_assumptions(s):
             default = not any(k in given for k in _fields_of(assumption))
             setup.add(assumption, default=default)
+            if copies and s.corr is None and isinstance(assumption, IndependentComponents):
+                family = [RandomVector(v, s.d) for v in ("q", "k", *copies)]
+                setup.add(IndependentComponents(*family), default=default)
+        for copy in copies if s.corr is None else ():
+            _copy_defaults(setup, copy, s)
+        if s.corr is not None:  # E[q_i k_i] = Cov(q_i, k_i) + E[q_i]E[k_i], declared with it
+            q, k = vectors(s)
+            index = sympy.Symbol("i", integer=True, positive=True)
+            product = Moment(E(q[index] * k[index]), per_index(s).product)
+            setup.add(product, note=" (Cov(q_i, k_i) + E[q_i]·E[k_i])")
+        if s.corr is not None:  # the joint law the fourth moments are computed under, stated
+            setup.described += [f"{line} (given Cov(q_i, k_i))" for line in provenance(s)]
+            setup.described.append(
+                "(q_i, k_i) jointly Gaussian, one pair for each i, the pairs independent"
+                " (the law E[q_i**2*k_i**2] is computed under, by Isserlis)"
+            )
         setup.qk = s
     # The scales c, σ, σ_q, σ_k are positive symbols: each one the claim uses is stated
     # as an assumption (a default), never taken positive silently.
@@ -244,6 +342,34 @@ def prepare(claim: Claim, assumed: Sequence[Assumed]) -> Setup:
     _refuse_undefined(setup)
     setup.env = Environment(tuple(setup.assumptions), Lemmas(setup.qk))
     return setup
+
+
+def _dimension_written_n(flat: Sequence[Any]) -> bool:
+    """Whether a claim about q and k writes their dimension ``n`` (no scores of its own).
+
+    n counts the scores of a softmax; in a claim about q·k with no softmax weight, entry
+    or sum over n, it is the dimension of q and k, as in texts that write Var(q·k) = n.
+    """
+    n = Names().constant("n")
+    if not any(n in x.free_symbols for x in flat):
+        return False
+    scores = (Entry, Softmax, IndexSum)
+    return not any(isinstance(node, scores) for x in flat for node in sympy.preorder_traversal(x))
+
+
+def _copy_defaults(setup: Setup, copy: str, s: AttentionSetting) -> None:
+    """A primed q or k (k') is another draw of its vector: its mean and variance, stated.
+
+    The lesson's k' is an independent copy of k (``q·k − q·k'``): its components have
+    the law's mean and variance, unless an assumption gives them.
+    """
+    base = copy.rstrip("'")
+    mean, var = (s.mean_q, s.var_q) if base == "q" else (s.mean_k, s.var_k)
+    atom = Component(RandomVector(copy, s.d).label, sympy.Symbol("i", integer=True, positive=True))
+    given = [a for a in setup.assumptions if isinstance(a, Moment)]
+    for op, value in ((E, mean), (Var, var)):
+        if not any(isinstance(a.lhs, op) and a.lhs.args[0] == atom for a in given):
+            setup.add(Moment(op(atom), value), default=True, note=f" (as {base})")
 
 
 def _refuse_undefined(setup: Setup) -> None:
@@ -268,6 +394,8 @@ def _fields_of(assumption: Assumption) -> tuple[str, ...]:
         atom = assumption.lhs.args[0]
         if isinstance(atom, Component):
             return (_QK_FIELDS[(type(assumption.lhs).__name__, atom.label.name)],)
+    if isinstance(assumption, Moment) and _paired_covariance(assumption.lhs):
+        return ("cov",)
     if isinstance(assumption, IndependentComponents):
         return ()
     return ()

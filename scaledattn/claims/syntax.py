@@ -6,6 +6,7 @@ equations, or a reference to a proved theorem::
     claim       := expr (REL expr)+  |  expr '=' expr '<=>' expr '=' expr  |  'theorem' '(' NAME ')'
     REL         := '=' | '≈' | '~=' | '<' | '<=' | '>' | '>='
     assumption  := 'independent' '(' NAME (',' NAME)+ ')'  |  expr ('=' | '>') expr
+                |  ATOM '~' LAW ['(' expr (',' expr)* ')']      (q_i ~ N(0, sigma^2))
 
 Expressions are the terms of the one language (:mod:`scaledattn.language`): numbers,
 names, + - * / ** and parentheses, its functions, lists ``[a, b, c]``, percentages
@@ -31,6 +32,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from scaledattn.errors import InvalidArgument
+from scaledattn.language.laws import split_law
 from scaledattn.language.names import split_name
 from scaledattn.language.parse import Node, Parser, quote
 from scaledattn.language.table import ALIASES, EQUIVALENCE, LANGUAGE, RELATIONS
@@ -120,7 +122,7 @@ def parse_claim(text: str) -> Claim:
     'p_minus_y_limit'
     """
     text = _text(text, "a claim")
-    parser = Parser(text, CLAIMS)
+    parser = Parser(_unbracketed_equivalence(text), CLAIMS)
     first = parser.expr()
     if parser.peek() is None:
         if first.kind == "theorem":
@@ -145,6 +147,47 @@ def parse_claim(text: str) -> Claim:
     return Claim(text, "chain", tuple(sides), tuple(relations))
 
 
+_EQUIVALENCES = ("<=>", "⇔", "\\iff", "\\Leftrightarrow")
+
+
+def _unbracketed_equivalence(text: str) -> str:
+    """``(A = a) ⇔ (B = b)``, as ``list`` prints it, with the two outer pairs blanked out.
+
+    Positions are kept (each bracket becomes a space), so messages point at the text as
+    typed. Anything else is returned as it is.
+
+    >>> _unbracketed_equivalence("(Var(q·k/c) = 1) ⇔ (c = √dₖ)")
+    ' Var(q·k/c) = 1  ⇔  c = √dₖ '
+    """
+    depth, found = 0, None
+    for at, char in enumerate(text):
+        if char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+        elif depth == 0:
+            sign = next((e for e in _EQUIVALENCES if text.startswith(e, at)), None)
+            if sign is not None:
+                found = (at, at + len(sign))
+                break
+    if found is None:
+        return text
+    chars = list(text)
+    for lo, hi in ((0, found[0]), (found[1], len(text))):
+        side = text[lo:hi]
+        first = lo + len(side) - len(side.lstrip())
+        last = lo + len(side.rstrip()) - 1
+        if first < last and text[first] == "(" and text[last] == ")":
+            depth = 0
+            for at in range(first, last + 1):
+                depth += {"(": 1, ")": -1}.get(text[at], 0)
+                if depth == 0 and at < last:
+                    break
+            else:
+                chars[first] = chars[last] = " "
+    return "".join(chars)
+
+
 def parse_assumption(text: str) -> Assumed:
     """An assumption: ``independent(X, Y)``, an equation ``E(X) = 0`` or ``c > 0``.
 
@@ -154,6 +197,11 @@ def parse_assumption(text: str) -> Assumed:
     '='
     """
     text = _text(text, "an assumption")
+    law = split_law(text)
+    if law is not None:  # q_i ~ N(0, sigma^2): the law's moments (scaledattn.language.laws)
+        atom, name, args = law
+        nodes = tuple(_whole(arg) for arg in args)
+        return Assumed(text, "~", _whole(atom), Node("list", children=nodes), names=(name,))
     parser = Parser(text, CLAIMS)
     first = parser.expr()
     if parser.peek() is None and first.kind == "independent":
@@ -172,6 +220,14 @@ def parse_assumption(text: str) -> Assumed:
     right = parser.expr()
     parser.expect_end()
     return Assumed(text, relation, first, right)
+
+
+def _whole(text: str) -> Node:
+    """``text`` read as one expression of the language."""
+    parser = Parser(text, CLAIMS)
+    node = parser.expr()
+    parser.expect_end()
+    return node
 
 
 _PRECEDENCE = {"+": 1, "-": 1, "*": 2, "/": 2, "neg": 3, "**": 4}

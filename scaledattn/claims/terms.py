@@ -4,7 +4,7 @@ A claim's terms are read by :class:`~scaledattn.language.terms.TermBuilder`, as 
 door reads them (the names: :mod:`scaledattn.language.names`). What a claim adds is what
 its line means: ``--assume`` gives constants values (``d_k = 64``) and random variables
 definitions (``Y = X``), ``lim(NAME)`` is a limit the kernel proved
-(:mod:`scaledattn.claims.theorems`), ``measured(NAME)`` a measurement of the lesson's
+(:mod:`scaledattn.automation.theorems`), ``measured(NAME)`` a measurement of the lesson's
 experiments, and softmax of numbers is shown beside its float64 witness
 (:mod:`scaledattn.attention.softmax`).
 
@@ -28,7 +28,7 @@ import numpy as np
 from sympy import Expr, Symbol
 
 from scaledattn.attention.softmax import softmax as softmax_float
-from scaledattn.claims.theorems import limit
+from scaledattn.automation.theorems import limit_value
 from scaledattn.kernel.expr import Component, Dot
 from scaledattn.language.names import RANDOM_VARIABLES, Names
 from scaledattn.language.parse import Node
@@ -66,11 +66,6 @@ CONSTANTS: dict[str, Callable[[], Symbol]] = {
 }
 
 
-def _limit(name: str) -> tuple[str, Expr]:
-    found = limit(name)
-    return found.name, found.value
-
-
 def _measurement(name: str) -> None:
     from scaledattn.claims.statistics import experiment_of
 
@@ -84,7 +79,7 @@ def _softmax_witness(scores: Sequence[float]) -> str:
 
 
 #: What a claim's proved limits, measurements and softmax of numbers stand for.
-MEANINGS = Meanings(limit=_limit, measurement=_measurement, softmax_witness=_softmax_witness)
+MEANINGS = Meanings(limit=limit_value, measurement=_measurement, softmax_witness=_softmax_witness)
 
 
 def is_literal(node: Node) -> bool:

@@ -4,12 +4,12 @@ A claim that holds gets the word of its standard; a refuted one its right value 
 counterexample.
 
 
-- ``a = b`` is an identity. The automation (:mod:`scaledattn.claims.automation`)
+- ``a = b`` is an identity. The automation (:mod:`scaledattn.automation.rewrite`)
   writes a derivation from a to b and the kernel checks it: VERIFIED only on the
   kernel's word. When both sides reduce to closed forms that differ, REFUTED with
   the left side's checked closed form and values of the constants where the two
   differ; when they reduce to moments of arbitrary variables, REFUTED only with a
-  counterexample (:mod:`scaledattn.claims.counterexample`).
+  counterexample (:mod:`scaledattn.automation.counterexample`).
 - ``a ≈ 0.659`` compares numbers: the written side's digits give the tolerance
   (0.659 means ± 0.0005, 39 means ± 0.5, lists elementwise) and the other side is
   enclosed in an interval (:mod:`scaledattn.claims.numbers`): COMPUTED when it lies
@@ -41,13 +41,16 @@ from typing import Any
 import sympy
 from sympy import Eq, Expr, Symbol
 
-from scaledattn.claims.automation import (
+from scaledattn.automation.consistency import inconsistency
+from scaledattn.automation.counterexample import counterexample
+from scaledattn.automation.rewrite import (
     Chain,
     derivation_of,
     equivalence_of,
     instance,
     normalize,
 )
+from scaledattn.automation.theorems import limit, proved
 from scaledattn.claims.compare import (
     Comparisons,
     degenerate,
@@ -59,8 +62,6 @@ from scaledattn.claims.compare import (
     show,
     unique,
 )
-from scaledattn.claims.consistency import inconsistency
-from scaledattn.claims.counterexample import counterexample
 from scaledattn.claims.numbers import (
     compare,
     enclose,
@@ -70,7 +71,6 @@ from scaledattn.claims.outcome import Evidence, Outcome, Result, Verdict
 from scaledattn.claims.setup import Setup, prepare
 from scaledattn.claims.syntax import parse_assumption, parse_claim, unparse
 from scaledattn.claims.terms import Value, has_moments
-from scaledattn.claims.theorems import limit, proved
 from scaledattn.derive import audit_of
 from scaledattn.errors import InvalidArgument, Undecided, Undefined
 from scaledattn.kernel import same

@@ -14,7 +14,8 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from scaledattn.calculator import Answer, Setting
+    from scaledattn.calculator import Answer
+    from scaledattn.moments.setting import AttentionSetting
 
 # SymPy and the calculator are imported by the functions that use them, so that
 # `scaledattn --help` and usage errors stay fast (tests/cli/test_lazy.py).
@@ -29,7 +30,7 @@ HELP = {
 
 
 #: What each option of a setting means, by its name in the calculator's OPTIONS
-#: (scaledattn.calculator.setting; tests/calculator/test_options.py checks the two
+#: (scaledattn.moments.setting; tests/calculator/test_options.py checks the two
 #: agree), repeated here so that the parser needs no SymPy (tests/cli/test_lazy.py).
 OPTION_HELP = {
     "d_k": "the key dimension (default: a symbolic positive integer d_k)",
@@ -81,9 +82,9 @@ def register(sub: Any) -> None:
         p.set_defaults(func=cmd_quantity, quantity=quantity)
 
 
-def setting_of(args: argparse.Namespace) -> Setting:
+def setting_of(args: argparse.Namespace) -> AttentionSetting:
     """The setting the options describe (InvalidArgument names a bad option)."""
-    from scaledattn.calculator import setting
+    from scaledattn.moments.setting import setting
 
     given = {
         option: getattr(args, option)

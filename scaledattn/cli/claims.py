@@ -20,8 +20,8 @@ def language_epilog() -> str:
     The names, the functions (their forms and meanings), the relations and the other
     notations every door reads (:mod:`scaledattn.language.table`).
     """
+    from scaledattn.automation.theorems import LIMITS
     from scaledattn.claims.statistics import MEASUREMENTS
-    from scaledattn.claims.theorems import LIMITS
     from scaledattn.language.table import language_lines
 
     lines = ["the language (verify, --assume and proof files read a term alike):"]
@@ -32,8 +32,8 @@ def language_epilog() -> str:
     lines.append("  relations         = ≈ < <= > >=, and A = a <=> c = r")
     lines.append(
         "  assumptions       independent(X, Y), independent_pairs(q, k), an equation E(X) = 0"
-        " or d_k = 64, c > 0,"
-        " q_i ~ N(0, sigma^2)"
+        " or d_k = 64, c > 0, Cov(q_i, k_i) = rho (q and k correlated index by index),"
+        " a law q_i ~ N(0, sigma^2), X ~ coin, X ~ uniform(a, b) (its moments, stated)"
     )
     return "\n".join(lines) + "\n\n" + EXAMPLES
 
@@ -109,7 +109,7 @@ def cmd_claims(args: argparse.Namespace) -> int:
     """Check the ledger (or one source's part of it); exit 0 whatever the verdicts."""
     from scaledattn.attention.experiments import check_int
     from scaledattn.claims.ledger import check, select
-    from scaledattn.claims.report import closing_list, ledger_json, ledger_text
+    from scaledattn.claims.ledger.report import closing_list, ledger_json, ledger_text
     from scaledattn.progress import Bar
     from scaledattn.render import to_json
 

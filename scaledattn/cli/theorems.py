@@ -201,7 +201,7 @@ def _check_table(rows: list[tuple[str, Any, Checked]], brief: bool) -> None:
         )
         unread = [d.name for _, d, _ in rows if d.name not in doubly]
         print(
-            f"VERIFIED (kernel + checker): {len(doubly)} of them, re-checked by the independent"
+            f"Checked twice (kernel + checker): {len(doubly)} of them, by the independent"
             " checker (docs/trust.md)"
             + (f"; the checker cannot read yet: {', '.join(unread)}." if unread else ".")
         )

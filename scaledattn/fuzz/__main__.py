@@ -1,4 +1,4 @@
-"""``python -m scaledattn.fuzz [--applications N] [--seed S] [--seconds T]``: a campaign.
+"""``python -m scaledattn.fuzz [--applications N] [--seed S] [--seconds T] [--aimed K]``.
 
 Prints the count per rule (applied, rewrote the term, agreed, undecided, differed,
 crashed), the wall time and the rate, and the first disagreement shrunk to a
@@ -21,6 +21,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--seconds", type=float, default=None)
     parser.add_argument("--all", action="store_true", help="go on after a disagreement")
+    parser.add_argument(
+        "--aimed",
+        type=int,
+        default=0,
+        metavar="K",
+        help="after each drawn case, K cases aimed at one rule each, the rules in turn",
+    )
     args = parser.parse_args(argv)
 
     with Bar("fuzz campaign", "application") as bar:
@@ -28,8 +35,11 @@ def main(argv: list[str] | None = None) -> int:
         def progress(stats: Stats) -> None:
             bar(min(stats.applications, args.applications), args.applications)
 
-        stats, found = run(args.applications, args.seed, args.seconds, progress, not args.all)
-    print(f"python -m scaledattn.fuzz --applications {args.applications} --seed {args.seed}")
+        stats, found = run(
+            args.applications, args.seed, args.seconds, progress, not args.all, args.aimed
+        )
+    aimed = f" --aimed {args.aimed}" if args.aimed else ""
+    print(f"python -m scaledattn.fuzz --applications {args.applications} --seed {args.seed}{aimed}")
     print(stats.table())
     for choices, disagreement in found:
         print(f"\n{disagreement}\n  choices:   {choices}")

@@ -29,6 +29,7 @@ from sympy.logic.boolalg import Boolean
 
 from scaledattn.errors import CaseTimeout
 from scaledattn.fuzz.generate import Case, draw_case
+from scaledattn.fuzz.redexes import AIMED, draw_aimed_case
 from scaledattn.kernel.assumptions import Context
 from scaledattn.kernel.expr import normal_form, rebuild
 from scaledattn.kernel.rules import RULES
@@ -69,6 +70,9 @@ def _time_limit(seconds: int) -> Iterator[None]:
         signal.alarm(0)
         signal.signal(signal.SIGALRM, previous)
 
+
+#: The rules aimed at in turn by aimed cases.
+AIM_ORDER = sorted(AIMED)
 
 #: Examples kept of rewrites that change only whether a term is defined.
 PARTIALS_KEPT = 5
@@ -223,10 +227,21 @@ def _worlds(case: Case, ch: Chooser, stats: Stats) -> list[World]:
 
 
 def one_case(
-    ch: Chooser, stats: Stats, rules: Iterable[str] | None = None, propositions: bool = False
+    ch: Chooser,
+    stats: Stats,
+    rules: Iterable[str] | None = None,
+    propositions: bool = False,
+    aim: str | None = None,
 ) -> Disagreement | None:
-    """Draw one case and its worlds, and check every rule on it."""
-    case = draw_case(ch, propositions)
+    """Draw one case and its worlds, and check every rule on it.
+
+    ``aim``: a case aimed at that rule (:mod:`.redexes`: its redex in a drawn term, the
+    facts it reads in the context), on which that rule alone is checked.
+    """
+    if aim is not None:
+        case, rules = draw_aimed_case(ch, aim), [aim]
+    else:
+        case = draw_case(ch, propositions)
     stats.cases += 1
     worlds = _worlds(case, ch, stats)
     if not worlds:
@@ -262,20 +277,26 @@ class _Replay:
         return v
 
 
-def _fails(choices: Sequence[int], rule: str, propositions: bool) -> Disagreement | None:
+def _fails(
+    choices: Sequence[int], rule: str, propositions: bool, aim: str | None = None
+) -> Disagreement | None:
     stats = Stats()
     try:
-        return one_case(_Replay(choices), stats, [rule], propositions)
+        return one_case(_Replay(choices), stats, [rule], propositions, aim)
     except Exception:
         return None
 
 
 def shrink(
-    choices: Sequence[int], rule: str, propositions: bool = False, budget: int = 600
+    choices: Sequence[int],
+    rule: str,
+    propositions: bool = False,
+    budget: int = 600,
+    aim: str | None = None,
 ) -> tuple[list[int], Disagreement | None]:
     """Fewer and smaller choices that still make ``rule`` disagree (greedy, bounded)."""
     best = list(choices)
-    found = _fails(best, rule, propositions)
+    found = _fails(best, rule, propositions, aim)
     if found is None:
         return best, None
     tries = 0
@@ -287,7 +308,7 @@ def shrink(
             while start < len(best) and tries < budget:
                 candidate = best[:start] + best[start + size :]
                 tries += 1
-                result = _fails(candidate, rule, propositions)
+                result = _fails(candidate, rule, propositions, aim)
                 if result is not None:
                     best, found, improved = candidate, result, True
                 else:
@@ -298,7 +319,7 @@ def shrink(
                     continue
                 candidate = [*best[:pos], smaller, *best[pos + 1 :]]
                 tries += 1
-                result = _fails(candidate, rule, propositions)
+                result = _fails(candidate, rule, propositions, aim)
                 if result is not None:
                     best, found, improved = candidate, result, True
                     break
@@ -314,12 +335,16 @@ def run(
     seconds: float | None = None,
     progress: Callable[[Stats], None] | None = None,
     stop_at_first: bool = True,
+    aimed: int = 0,
 ) -> tuple[Stats, list[tuple[list[int], Disagreement]]]:
     """A campaign of at least ``applications`` rule applications (or ``seconds``).
 
-    Every fourth case is a proposition (for the rules on equations). Returns the
-    counts and the first disagreement of each rule, shrunk, with its choice sequence
-    (the counts go on after a disagreement unless ``stop_at_first``).
+    Every fourth drawn case is a proposition (for the rules on equations). After each
+    drawn case come ``aimed`` cases aimed at one rule each, the rules in turn
+    (:mod:`.redexes`), so that every rule rewrites many terms, not only the rules
+    whose redex a drawn term often holds. Returns the counts and the first
+    disagreement of each rule, shrunk, with its choice sequence (the counts go on after
+    a disagreement unless ``stop_at_first``).
     """
     stats = Stats()
     found: list[tuple[list[int], Disagreement]] = []
@@ -329,17 +354,23 @@ def run(
         if seconds is not None and time.perf_counter() - start > seconds:
             break
         recorder = _Recorder(RandomChooser(seed * 1_000_003 + number))
-        propositions = number % 4 == 3
+        turn = number % (aimed + 1)
+        aim = (
+            None
+            if turn == 0
+            else AIM_ORDER[(number // (aimed + 1) * aimed + turn - 1) % len(AIM_ORDER)]
+        )
+        propositions = aim is None and number // (aimed + 1) % 4 == 3
         number += 1
         try:
             with _time_limit(CASE_SECONDS):
-                result = one_case(recorder, stats, None, propositions)
+                result = one_case(recorder, stats, None, propositions, aim)
         except (RecursionError, CaseTimeout):
             stats.timeouts += 1
             continue
         if result is not None:
             if result.rule not in {d.rule for _, d in found}:  # shrink the first of each rule
-                choices, small = shrink(recorder.choices, result.rule, propositions)
+                choices, small = shrink(recorder.choices, result.rule, propositions, aim=aim)
                 found.append((choices, small or result))
             if stop_at_first:
                 break

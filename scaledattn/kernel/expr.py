@@ -230,7 +230,9 @@ def conditions(term: Any, smooth: bool = False) -> dict[tuple[str, Expr], frozen
 
     Under a derivative, roots' arguments > 0 and no corner (|x| needs x ≠ 0). Each with
     the scopes it stands at: the binders around it (inside lim over λ it need hold only
-    for large λ; a fact about a symbol a sum rebinds is not read there).
+    for large λ; a fact about a symbol a sum rebinds is not read there). The conditions
+    of the built term; what the written text needed before SymPy evaluated it away is
+    the parsers' (``scaledattn.language.definedness``), as the kernel never sees text.
     """
     found: dict[tuple[str, Expr], frozenset[Scope]] = {}
     stack: list[tuple[Any, Scope, bool]] = [(term, Scope(), smooth)]
@@ -742,9 +744,9 @@ def _structural(expr: Any) -> bool:
 
 
 #: Ways to show a difference non-zero, filled outside the kernel (``scaledattn.explain``):
-#: ``witness(diff)`` is True when it finds a point where ``diff`` is not 0. They only
+#: ``nonzero(diff)`` is True when it finds a point where ``diff`` is not 0. They only
 #: tell a refusal "mismatch" (False) from "undecided" (None); they never accept.
-WITNESSES: list[Callable[[Expr], bool]] = []
+NONZERO_TESTS: list[Callable[[Expr], bool]] = []
 
 
 def same(a: Expr, b: Expr) -> bool | None:
@@ -754,7 +756,7 @@ def same(a: Expr, b: Expr) -> bool | None:
         diff = sympy.expand(diff)
     if diff == 0:
         return True
-    return False if any(witness(diff) for witness in WITNESSES) else None
+    return False if any(nonzero(diff) for nonzero in NONZERO_TESTS) else None
 
 
 def fresh_index(avoid: set[Symbol], preferred: str = "j") -> Symbol:

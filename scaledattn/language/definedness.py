@@ -23,6 +23,11 @@ through the kernel's :func:`~scaledattn.kernel.assumptions.sign_facts`). The cal
 that knows the declarations (the proof-file checker, the claim setup, the calculator
 with its symbols' facts only) decides them and refuses the first that fails.
 
+One of two definedness trackers, apart on purpose: this one records what the
+*written* text needs before SymPy's evaluation erases it; the kernel never sees the
+text, and its own tracker (:func:`scaledattn.kernel.expr.conditions`) finds the
+conditions of the built term it checks.
+
 Examples
 --------
 >>> from sympy import Symbol

@@ -85,7 +85,11 @@ MEANINGS: tuple[tuple[str, str], ...] = (
     ("X, Y, Z", "random variables (nothing assumed about them)"),
     ("q_i, k_j, k'_2", "components of the random vectors q, k, k' (of dimension d_k)"),
     ("i, j, l, m, t, w, u, v", "indices (positive integers); i', i'' too"),
-    ("d_k, n, N", "dimensions (positive integers); d is read as d_k, the dimension of q and k"),
+    (
+        "d_k, n, N",
+        "dimensions (positive integers); d is read as d_k, the dimension of q and k, and so"
+        " is n in a claim about q and k with no scores (n counts a softmax's scores)",
+    ),
     ("sigma, sigma_q, sigma_k", "positive constants"),
     ("s_i, r_i, y_i, g_i", "entries of real vectors of dimension n; p_i = softmax(s)_i"),
     ("c, a, b_1, rho, mu, mu_q, mu_k", "real constants: a letter, or a Greek letter's name"),

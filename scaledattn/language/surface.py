@@ -172,6 +172,32 @@ def _normalise(text: str, start: int, end: int, out: _Out, whole: str) -> None:
             out.put("**" + (f"({digits})" if digits.startswith("-") else digits), i + 1)
             i = j
             continue
+        if (
+            ch == "e"
+            and text.startswith("^{", i + 1)
+            and not (i > start and (text[i - 1].isalnum() or text[i - 1] in "_\\"))
+        ):  # LaTeX's e^{x} is exp(x) (e alone is no name of the language)
+            close = _closing(text, i + 2, end, whole)
+            out.put("exp(", i + 1)
+            _normalise(text, i + 3, close, out, whole)
+            out.put(")", close + 1)
+            i = close + 1
+            continue
+        if ch == "δ":  # Kronecker's δᵢₘ or δ_iw, as the printers write it
+            pair = re.compile(r"([ᵢⱼₗₘₜᵤᵥₐₙₖ])([ᵢⱼₗₘₜᵤᵥₐₙₖ])|_([a-z])([a-z])(?![A-Za-z0-9_])")
+            found = pair.match(text, i + 1, end)
+            if found is not None:
+                a, b = (
+                    (_SUBSCRIPTS[found.group(1)], _SUBSCRIPTS[found.group(2)])
+                    if found.group(1)
+                    else (found.group(3), found.group(4))
+                )
+                out.put(f"delta({a}, {b})", i + 1)
+                i = found.end()
+                continue
+        if ch == "Σ" and text.startswith("_{", i + 1):
+            i = _ranged_sum(text, i, i + 1, end, out, whole, latex=False)
+            continue
         if ch in GREEK:
             out.put(GREEK[ch], i + 1)
             i += 1
@@ -248,11 +274,25 @@ def _command(text: str, i: int, end: int, out: _Out, whole: str) -> int:
     if name in _SPACES:
         out.put(" ", i + 1)
         return after
+    if name == "delta":  # \delta_{i m}: Kronecker's delta of two indices
+        found = re.compile(r"_\{\s*([a-z])\s*,?\s*([a-z])\s*\}").match(text, after, end)
+        if found is not None:
+            out.put(f"delta({found.group(1)}, {found.group(2)})", i + 1)
+            return found.end()
+    if name == "left" and i > 0 and text[i - 1] == " ":
+        before = "".join(out.chars).rstrip()
+        if before and (before[-1].isalnum() or before[-1] == "_"):
+            out.put(
+                "*", i + 1
+            )  # d_{k} \left(…\right) is a product; \operatorname{Var}\left( a call
+        return after
     if name in _SILENT:
         return after
     if name in ("{", "}"):
         out.put("(" if name == "{" else ")", i + 1)
         return after
+    if name in ("sum", "Sigma") and text.startswith("_{", after):
+        return _ranged_sum(text, i, after, end, out, whole, latex=True)
     if name in LATEX_WORDS:
         word = LATEX_WORDS[name]
         out.put(_bar(out, _BARS[word]) if word in _BARS else word, i + 1)
@@ -291,6 +331,107 @@ def _command(text: str, i: int, end: int, out: _Out, whole: str) -> int:
     raise InvalidArgument(
         f"unknown LaTeX command \\{name} at position {i + 1} in {_quote(whole)}{hint}"
     )
+
+
+#: What may follow a factor: its subscripts, superscripts, primes and a call's parentheses.
+_FACTOR_CHARS = set("_'") | set(_SUBSCRIPTS) | set(GREEK)
+
+
+def _ranged_sum(
+    text: str, start: int, at: int, end: int, out: _Out, whole: str, latex: bool
+) -> int:
+    r"""``Σ_{i=1..n} BODY`` or ``\sum_{i=1}^{n} BODY``, written as ``sum(BODY, i, 1, n)``.
+
+    The body is what the printers put there: in Unicode one factor (a name, a call or
+    a parenthesised term, with its power: a product is parenthesised), in LaTeX a
+    product (a sum is parenthesised), ending at a top-level ``+``, ``-`` or relation.
+    """
+    parts = _sum_range(text, at + 1, end)
+    if parts is None:
+        raise InvalidArgument(
+            f"a sum is written Σ_{{i=1..N}} BODY or sum(BODY, i, 1, N), in {_quote(whole)}"
+        )
+    body_start, spans = parts
+    body_end = (_product_end if latex else _factor_end_text)(text, body_start, end)
+    if body_end <= body_start or not text[body_start:body_end].strip():
+        raise InvalidArgument(f"a sum without a body at position {start + 1} in {_quote(whole)}")
+    out.put("sum(", start + 1)
+    _normalise(text, body_start, body_end, out, whole)
+    out.put(", ", body_end)
+    for n, (lo, hi) in enumerate(spans):
+        _normalise(text, lo, hi, out, whole)
+        out.put(", " if n < 2 else ")", hi + 1)
+    return body_end
+
+
+def _sum_range(text: str, at: int, end: int) -> tuple[int, list[tuple[int, int]]] | None:
+    """The end of ``{i=1..n}`` or ``{i=1}^{n}`` at ``at``, and the index, lower, upper spans."""
+    close = _matching(text, at, end)
+    inner = text[at + 1 : close - 1]
+    if "=" not in inner:
+        return None
+    eq = at + 1 + inner.index("=")
+    index = (at + 1, eq)
+    if ".." in inner:
+        dots = at + 1 + inner.index("..")
+        return close, [index, (eq + 1, dots), (dots + 2, close - 1)]
+    if not text.startswith("^{", close):
+        return None
+    upper_end = _matching(text, close + 1, end)
+    return upper_end, [index, (eq + 1, close - 1), (close + 2, upper_end - 1)]
+
+
+def _matching(text: str, at: int, end: int) -> int:
+    """The index after the bracket that closes the one at ``at`` (or ``end``)."""
+    depth = 0
+    for j in range(at, end):
+        if text[j] in "([{":
+            depth += 1
+        elif text[j] in ")]}":
+            depth -= 1
+            if depth == 0:
+                return j + 1
+    return end
+
+
+def _factor_end_text(text: str, at: int, end: int) -> int:
+    """The end of the factor of a Unicode line starting at ``at`` (spaces skipped)."""
+    j = at
+    while j < end and text[j] == " ":
+        j += 1
+    if j < end and text[j] == "Σ":
+        return _factor_end_text(text, _matching(text, j + 1, end), end)
+    if j < end and text[j] == "√":
+        j += 1
+    if j < end and text[j] in "([":
+        j = _matching(text, j, end)
+    else:
+        while j < end and (text[j].isalnum() or text[j] in _FACTOR_CHARS):
+            j += 1
+        if j < end and text[j] in "([":
+            j = _matching(text, j, end)
+    while j < end and text[j] in _SUPERSCRIPTS:
+        j += 1
+    return j
+
+
+def _product_end(text: str, at: int, end: int) -> int:
+    """The end of a LaTeX product starting at ``at``: a top-level + - = or a closing bracket."""
+    depth, j = 0, at
+    while j < end:
+        ch = text[j]
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            if depth == 0:
+                return j
+            depth -= 1
+        elif (
+            depth == 0 and j > at and (ch in "+-=<>,≈" or text.startswith(("\\right", "\\iff"), j))
+        ):
+            return j
+        j += 1
+    return end
 
 
 def quote(text: str) -> str:

@@ -23,6 +23,12 @@ enclosure (:class:`~scaledattn.numeric.enclosure.Approx`). A value whose domain
 edge stays undecided raises :class:`~scaledattn.errors.Undecided`
 (no witness), one surely outside it :class:`~scaledattn.errors.InvalidArgument`.
 
+One of three evaluators of a term's value, kept apart on purpose: this one gives
+rigorous interval enclosures of softmax, derivatives and limits, which a measured
+statement reports with its error; the oracle :mod:`~scaledattn.numeric.semantics`
+decides equality to 40 digits on finite worlds, and :mod:`~scaledattn.numeric.evaluate`
+computes exact moments of random variables.
+
 Examples
 --------
 >>> from scaledattn.registry import find_derivation

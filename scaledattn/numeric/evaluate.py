@@ -11,6 +11,12 @@ Numbers are exact: a :class:`~fractions.Fraction`, or a SymPy number when a squa
 root leaves the rationals (√3). Two values are equal when they are equal as
 rationals, or, for irrational ones, agree to 45 significant digits.
 
+One of three evaluators of a term's value, kept apart on purpose: this one computes
+exact moments on models with infinite laws (a Gaussian's raw moments), which the
+oracle :mod:`~scaledattn.numeric.semantics` cannot (it enumerates a finite law, and
+shares nothing with the rules or with this module); :mod:`~scaledattn.numeric.calculus`
+evaluates the softmax calculus.
+
 Examples
 --------
 >>> from scaledattn.kernel import Cov, E, Var, random_variables

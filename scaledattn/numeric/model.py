@@ -17,6 +17,14 @@ by component, so ``{"q": a, "noise": …}`` gives k_i = a·q_i + ε_i). A key
 unit and component. Two atoms are independent when their latent sets are disjoint,
 which is how :func:`check_assumptions` verifies a derivation's ``Independent…``
 declarations; declared moments are checked by evaluating both sides exactly.
+
+One of the model builders, kept apart on purpose: it builds the model written data
+describe (infinite laws included) for the numeric evidence of ``check``;
+:mod:`~scaledattn.numeric.worlds` draws random finite worlds for the oracle,
+:mod:`~scaledattn.numeric.settings` writes this module's data from the assumptions,
+and :mod:`~scaledattn.numeric.scores` reads the softmax calculus' concrete scores. (A
+*setting* here is that data; the calculator's setting is
+:class:`~scaledattn.moments.setting.AttentionSetting`.)
 """
 
 from __future__ import annotations

@@ -15,6 +15,10 @@ that an ``Entries`` assumption defines (one-hot y, shifted or led scores r) is
 computed from its definition; if the setting lists it too, the list is checked
 against the definition (see :mod:`scaledattn.numeric.calculus`).
 
+Apart from the random-variable models (:mod:`~scaledattn.numeric.model`,
+:mod:`~scaledattn.numeric.worlds`) on purpose: the softmax calculus has no random
+variables, only numbers, vectors of numbers and indices.
+
 Examples
 --------
 >>> from scaledattn.registry import find_derivation

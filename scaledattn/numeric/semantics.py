@@ -32,6 +32,14 @@ of a negative number, or an index outside its vector make a term *undefined*
 (:class:`Undefined`); what the oracle cannot judge (a limit that has not
 converged, an unknown construct) raises :class:`Undecided`.
 
+Three evaluators give terms a value, and stay apart on purpose. This one is the oracle
+the rules are judged against, so it shares no code with the rules nor with the other
+two, and it needs a *finite* joint law (every outcome enumerated).
+:mod:`~scaledattn.numeric.evaluate` computes exact moments of models with infinite
+laws (Gaussian components, from the catalogue's raw moments) for ``check``'s numeric
+witnesses, which a finite world cannot hold; :mod:`~scaledattn.numeric.calculus`
+encloses softmax-calculus values in interval arithmetic for their numeric evidence.
+
 Examples
 --------
 >>> from scaledattn.kernel.expr import IndexSum, index, dimension

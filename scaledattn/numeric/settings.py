@@ -9,6 +9,9 @@ independent are made dependent (Y = X/2 + noise) so that a covariance term is
 exercised; vectors declared ``IndependentPairs`` get k_i = q_i/2 + noise_i.
 Assumptions of any other shape make this refuse: write ``evidence()`` instead.
 
+It builds no model itself: it writes the data :mod:`~scaledattn.numeric.model` builds
+the model from (see there for why the model builders are apart).
+
 Examples
 --------
 >>> from scaledattn.derive import calc

@@ -22,6 +22,13 @@ Then it checks the world against every assumption with the semantics
 (:func:`~.semantics.check_world`); a world that fails is returned with the reason,
 never used. Choices come from a :class:`Chooser`, so Hypothesis (which shrinks) or
 a seeded ``random.Random`` (which is fast) can drive the same builder.
+
+One of the model builders, kept apart on purpose: it draws *random finite* worlds for
+the oracle (fuzzing, the verifier's checks), while :mod:`~scaledattn.numeric.model`
+builds the model a proof module's written data describe (infinite laws included) for
+the numeric evidence; :mod:`~scaledattn.numeric.settings` only writes such data from
+the assumptions, and :mod:`~scaledattn.numeric.scores` the concrete scores of the
+softmax calculus, which has no random variables.
 """
 
 from __future__ import annotations

@@ -24,8 +24,8 @@ from typing import Any
 
 import sympy
 
-from scaledattn.claims.automation import key
-from scaledattn.claims.consistency import inconsistency
+from scaledattn.automation.consistency import inconsistency
+from scaledattn.automation.rewrite import key
 from scaledattn.derive import audit_of
 from scaledattn.errors import ProofFileError
 from scaledattn.kernel import (
@@ -48,6 +48,7 @@ from scaledattn.kernel.expr import Component, Dot, E, Var, rebuild
 from scaledattn.kernel.theorem import check_step
 from scaledattn.language.definedness import first_unmet
 from scaledattn.prooffile.feedback import Feedback, feedback
+from scaledattn.prooffile.instances import Resolution, resolve, rule_shown, schematic_names
 from scaledattn.prooffile.library import LEMMAS
 from scaledattn.prooffile.library import NAMES as LEMMA_NAMES
 from scaledattn.prooffile.parse import Document, TheoremBlock
@@ -73,6 +74,14 @@ SKIPPED = (
     f"not searched: this file's searches have made their {MAX_FILE_CHECKS} kernel checks;"
     " name the step's rule with by"
 )
+#: The chains the searches found for one file hold at most this many kernel steps
+#: together (the audit checks each one, a few milliseconds apiece): a step whose chain
+#: would pass it is not taken, and says so. 399 gaps of 30 steps each took 16 s.
+MAX_FILE_STEPS = 2000
+TOO_LONG = (
+    f"not taken: the chains found for this file would hold more than {MAX_FILE_STEPS}"
+    " kernel steps; write the step smaller, or name its rule with by"
+)
 
 
 @dataclass(frozen=True)
@@ -92,8 +101,10 @@ class StepVerdict:
 
     @property
     def rules(self) -> tuple[str, ...]:
-        """The rules the kernel checked for this step."""
-        return self.justification.rule_names if self.justification else ()
+        """The rules the kernel checked for this step (an instance as the file writes it)."""
+        if self.justification is None:
+            return ()
+        return tuple(rule_shown(r.step.rule, r.rule_name) for r in self.justification.results)
 
 
 @dataclass
@@ -290,6 +301,12 @@ class Checker:
     bare: bool = False
     #: Kernel checks the searches of this file have made (see MAX_FILE_CHECKS).
     searched: int = 0
+    #: What the search found for a (theorem, previous, claim) already searched: a file
+    #: that repeats a step (399 lines of the same two) searches it once. The kernel's
+    #: audit still checks every step of the chain.
+    found: dict[tuple[Any, ...], StepVerdict] = field(default_factory=dict)
+    #: Kernel steps of the chains the searches found in this file (see MAX_FILE_STEPS).
+    chained: int = 0
 
     def citable(self, name: str) -> Citable:
         """The file's proved theorems, the lemmas, the built-in ones; never ``name`` itself."""
@@ -328,11 +345,19 @@ class Checker:
             )
         # The whole chain, the found steps written in, goes to the kernel's audit once;
         # a step with ``by`` gets the audit's verdict on it.
+        # A cited theorem is a schema: its instances (matched, or written) are the steps.
         kernel_steps: list[Step] = []
         spans: list[tuple[int, int]] = []
+        refusals: dict[int, StepResult] = {}
+        prev = start
         for number, written in enumerate(block.steps, start=1):
             first = len(kernel_steps)
-            if written.rule is not None:
+            if written.rule is not None and written.rule not in RULES and written.rule in theorems:
+                resolution = self._instances(number, written, prev, skeleton, theorems)
+                kernel_steps += resolution.steps
+                if resolution.refusal is not None:
+                    refusals[number] = resolution.refusal
+            elif written.rule is not None:
                 kernel_steps.append(Step(theorems.get(written.rule, written.rule), written.claim))
             else:
                 justification = found[number].justification
@@ -342,25 +367,29 @@ class Checker:
                     else [Step("ring", written.claim)]  # rejected already; keeps the chain
                 )
             spans.append((first, len(kernel_steps)))
+            prev = written.claim
         completed = replace(skeleton, steps=tuple(kernel_steps))
         verdict.audit = audit(completed, theorems)
         verdict.described += [
             f"{f} (carried by the symbol)" for f in carried_assumptions(completed)
         ]
         prev = start
-        for number, (written, (first, _)) in enumerate(
+        for number, (written, (first, last)) in enumerate(
             zip(block.steps, spans, strict=True), start=1
         ):
             if written.rule is None:
                 verdict.steps.append(found[number])
             else:
-                result = verdict.audit.steps[first]
+                results = verdict.audit.steps[first:last]
+                result = next((r for r in results if not r.ok), results[0])
                 if result.ok:
+                    kind = "rule" if len(results) == 1 else "chain"
                     step = StepVerdict(
                         number, written.line, written.rule, written.claim, "verified",
-                        Justification("rule", (result,)),
+                        Justification(kind, tuple(results)),
                     )  # fmt: skip
                 else:
+                    result = refusals.get(number, result)
                     step = StepVerdict(
                         number, written.line, written.rule, written.claim, "rejected",
                         feedback=feedback(prev, written.claim, result, skeleton, search),
@@ -370,6 +399,24 @@ class Checker:
         if verdict.verified and verdict.audit.theorem is not None:
             self.theorems[block.name] = verdict.audit.theorem
         return verdict
+
+    def _instances(
+        self,
+        number: int,
+        written: Any,
+        prev: Any,
+        skeleton: Derivation,
+        theorems: Mapping[str, Theorem],
+    ) -> Resolution:
+        """The instances of the cited theorem that take ``prev`` to the written claim."""
+        theorem = theorems[written.rule]
+        explicit = None
+        if written.instance is not None:
+            by_name = {str(n): n for n in schematic_names(theorem)}
+            explicit = {
+                by_name.get(name, sympy.Symbol(name)): term for name, term in written.instance
+            }
+        return resolve(prev, written.claim, theorem, number, skeleton, theorems, explicit)
 
     def _search(
         self,
@@ -386,11 +433,30 @@ class Checker:
                 number, written.line, None, claim, "unproved",
                 feedback=Feedback("", "", "", None, "", "", skipped=SKIPPED),
             )  # fmt: skip
-        before = search.checks
         try:
-            return self._searched(number, written, prev, skeleton, theorems, search)
-        finally:
-            self.searched += search.checks - before
+            memo = (skeleton.name, skeleton.assumptions, key(prev), key(claim))
+            hash(memo)
+        except TypeError:  # pragma: no cover - every key is hashable; no memo then
+            memo = None
+        earlier = self.found.get(memo) if memo is not None else None
+        if earlier is not None:  # searched before: the same verdict, at this step
+            verdict = replace(earlier, number=number, line=written.line, claim=claim)
+        else:
+            before = search.checks
+            try:
+                verdict = self._searched(number, written, prev, skeleton, theorems, search)
+            finally:
+                self.searched += search.checks - before
+            if memo is not None:
+                self.found[memo] = verdict
+        steps = len(verdict.justification.steps) if verdict.justification is not None else 0
+        if self.chained + steps > MAX_FILE_STEPS:
+            return StepVerdict(
+                number, written.line, None, claim, "unproved",
+                feedback=Feedback("", "", "", None, "", "", skipped=TOO_LONG),
+            )  # fmt: skip
+        self.chained += steps
+        return verdict
 
     def _searched(
         self,

@@ -5,7 +5,7 @@
 - *The difference*: claim − result, in the kernel's normal form.
 - *A model*: concrete laws for the random variables and values for the constants,
   checked against every declared assumption, on which the two sides of the step are
-  different numbers, computed exactly (:func:`scaledattn.claims.counterexample.counterexample`).
+  different numbers, computed exactly (:func:`scaledattn.automation.counterexample.counterexample`).
 - *The likely cause*: a hint, never a verdict (the verdict is the kernel's): an
   assumption whose absence the kernel names, or whose addition lets the search
   justify the step; cross terms left out; a count of terms that is off; a constant
@@ -16,14 +16,13 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import sympy
 from sympy import Expr, Symbol
 from sympy.logic.boolalg import Boolean
 
-from scaledattn.claims.automation import key
-from scaledattn.claims.counterexample import LAWS, Counterexample, counterexample
+from scaledattn.automation.rewrite import key
 from scaledattn.errors import MissingAssumption
 from scaledattn.kernel import (
     CrossSum,
@@ -48,13 +47,20 @@ from scaledattn.kernel.expr import (
     normal_form,
     rebuild,
 )
-from scaledattn.numeric.evaluate import Evaluator, equal, show
-from scaledattn.numeric.evidence import check_assumptions
-from scaledattn.numeric.model import build_model, signature
-from scaledattn.numeric.settings import default_settings
 from scaledattn.prooffile.caps import MAX_MODEL_DIMENSION, dimensions
+from scaledattn.prooffile.instances import independence_hint
 from scaledattn.prooffile.search import chain_of
+from scaledattn.render.diagnose import (
+    cross_term_words,
+    forgotten_default,
+    negative_variance,
+    simplest,
+    sum_for_product,
+)
 from scaledattn.render.proof import proof_term
+
+if TYPE_CHECKING:  # the model search (numpy and the numeric package) loads on a rejection
+    from scaledattn.automation.counterexample import Counterexample
 
 __all__ = ["Feedback", "feedback", "likely_cause", "model_bound"]
 
@@ -127,6 +133,8 @@ def model_bound(prev: Any, claim: Any, derivation: Derivation) -> str:
 
 
 def _model(prev: Any, claim: Any, derivation: Derivation) -> Counterexample | None:
+    from scaledattn.automation.counterexample import counterexample
+
     if isinstance(prev, Boolean) or isinstance(claim, Boolean):
         return None
     try:
@@ -138,6 +146,12 @@ def _model(prev: Any, claim: Any, derivation: Derivation) -> Counterexample | No
 
 def _model_with_sums(prev: Any, claim: Any, derivation: Derivation) -> Counterexample | None:
     """A model from the numeric witnesses' settings (sums over their bound indices kept)."""
+    from scaledattn.automation.counterexample import LAWS, Counterexample
+    from scaledattn.numeric.evaluate import Evaluator, equal, show
+    from scaledattn.numeric.evidence import check_assumptions
+    from scaledattn.numeric.model import build_model, signature
+    from scaledattn.numeric.settings import default_settings
+
     assumptions = derivation.assumptions
     if not (_random_units(prev)[0] or _random_units(prev)[1] or _has_moments(rebuild(prev))):
         assumptions = tuple(a for a in assumptions if isinstance(a, Positive))
@@ -195,7 +209,7 @@ def feedback(
     return Feedback(
         rule=result.rule_name,
         gives=_show(derived) if derived is not None else "",
-        difference=_show(diff) if diff is not None else "",
+        difference=_show(simplest(diff)) if diff is not None else "",
         model=model,
         cause=cause,
         error=error,
@@ -304,9 +318,26 @@ def likely_cause(
     """A hint at what went wrong in a rejected step (empty when none is recognised)."""
     error = result.error
     if isinstance(error, MissingAssumption) and error.missing:
-        return f"a missing assumption: {error.missing}"
+        declare = independence_hint(result.step.rule)
+        return f"a missing assumption: {error.missing}" + (f"; {declare}" if declare else "")
     if isinstance(claim, Boolean):
         return ""
+    truth, written = _closed(prev, derivation), _closed(claim, derivation)
+    # The kinds of mistake of render.diagnose, the most telling first.
+    derived = result.derived
+    as_ruled = (
+        cross_term_words(rebuild(derived), rebuild(claim))
+        if isinstance(derived, Expr) and not isinstance(derived, Boolean)
+        else ""
+    )
+    crossed = as_ruled or cross_term_words(truth, written)
+    for found in (
+        negative_variance(rebuild(prev), written),
+        sum_for_product(rebuild(prev), rebuild(claim)),
+        crossed if crossed.startswith("a doubled") else "",  # before: independence hides it
+    ):
+        if found:
+            return found
     if refuted:
         hint = _independence_hint(prev, claim, derivation, search)
         if hint:
@@ -320,9 +351,13 @@ def likely_cause(
                 f"a variance not squared when scaling: Var(a·Z) = a²·Var(Z), so the factor"
                 f" {_show(scale)} comes out of Var squared, as ({_show(scale)})**2"
             )
-    truth, written = _closed(prev, derivation), _closed(claim, derivation)
     if key(truth) == key(written):
         return ""
+    if crossed:
+        return crossed
+    forgot = forgotten_default(truth, written, derivation.assumptions)
+    if forgot:
+        return forgot
     try:
         gap = sympy.factor(sympy.expand(normal_form(written) - normal_form(truth)))
     except Exception:  # display only

@@ -12,9 +12,9 @@ from functools import cache
 from scaledattn.derive import audit_of
 from scaledattn.kernel.rules import MAX_UNROLL
 from scaledattn.prooffile import caps
-from scaledattn.prooffile.check import MAX_FILE_CHECKS
+from scaledattn.prooffile.check import MAX_FILE_CHECKS, MAX_FILE_STEPS
 from scaledattn.prooffile.files import CheckedFile, check_text
-from scaledattn.prooffile.lessons import EXERCISES, MISTAKES
+from scaledattn.prooffile.lessons import EXERCISES, MISTAKES, TOOLS
 from scaledattn.prooffile.parse import (
     MAX_ASSUMPTIONS,
     MAX_BYTES,
@@ -52,6 +52,7 @@ assume: ASSUMPTION            (any number of lines; optional)
   START                       (optional: the left side)
   = EXPRESSION                (one step per line)
   = EXPRESSION   by RULE      (by is optional)
+  = EXPRESSION   by THEOREM(X := TERM, …)   (an instance given explicitly)
     + MORE                    (a line starting with + - * / continues the step)
 ```
 
@@ -66,7 +67,10 @@ assume: ASSUMPTION            (any number of lines; optional)
   as `c`) must be nonzero, the argument of `log` positive, a root squared away (`sqrt(a)**2`)
   non-negative; else the file is malformed, and the message says what to declare.
 - `assume:` lines: `independent(X, Y)`, `independent(q, k)`, moments such as
-  `E(q_i) = 1`, `Var(k_i) = 4` (read "for every i"), `Cov(X, Y) = 0`, `c > 0`. Without
+  `E(q_i) = 1`, `Var(k_i) = 4` (read "for every i"), `Cov(X, Y) = 0`, `c > 0`,
+  `Cov(q_i, k_i) = rho` (with `independent_pairs(q, k)`), and a law: `q_i ~ N(0, sigma^2)`,
+  `X ~ coin`, `X ~ uniform(a, b)` declares its mean, variance, third and fourth moments
+  (E[q_i⁴] = 3σ⁴ for the normal, by Isserlis), each listed under "assuming". Without
   them the lesson's defaults apply, as in `verify`: the components of q and k are
   independent with mean 0 and variance 1, and c > 0. A line you give replaces the
   default it concerns; `assume: no defaults` switches the defaults off.
@@ -79,10 +83,11 @@ assume: ASSUMPTION            (any number of lines; optional)
   i, 1, N)`. `derive NAME --format proof` writes these lines itself (try
   `projected_score_variance`).
 - `by` names a rule of the kernel (docs/soundness.md lists them) or a proved theorem:
-  a built-in one (`scaledattn list`), one proved earlier in the same file, or one of two
+  a built-in one (`scaledattn list`), one proved earlier in the same file, or one of three
   lemmas, themselves proof texts the kernel checks (`variance_of_independent_sum`:
   Var(Σᵢ qᵢkᵢ) = Σᵢ Var(qᵢkᵢ) for independent components; `variance_of_independent_product`:
-  Var(qᵢkᵢ) = Var(qᵢ)Var(kᵢ) for independent factors of mean 0). Leave it
+  Var(qᵢkᵢ) = Var(qᵢ)Var(kᵢ) for independent factors of mean 0; `variance_of_scaled`:
+  Var(c·X) = c²·Var(X)). Leave it
   out and the tool searches for one rule, or a chain of two, that justifies the step,
   and says which it used. A step that is true but needs a longer chain is a **gap**
   (⚠): the tool shows the chain that bridges it, each of its steps checked by the
@@ -91,6 +96,15 @@ assume: ASSUMPTION            (any number of lines; optional)
   its rule. Only the kernel decides: the search proposes
   steps, the kernel checks every one, and the theorem is the kernel's audit of the
   whole chain with the found steps written in.
+- A cited theorem is a schema: its free names (`X`, `Y`, `c`, …) stand for any terms.
+  `by variance_of_sum_of_indep` takes `Var(a*X + b*Z)` to `Var(a*X) + Var(b*Z)` with
+  X := a·X and Y := b·Z, found by matching its left side against the previous
+  expression; its assumptions are instantiated in your terms and must follow from your
+  `assume:` lines (here `independent(X, Z)`). A step may use the theorem at several
+  places (two instances, two kernel steps). `by NAME(X := a*X, Y := b*Z)` gives the
+  instance yourself. The report names the instance used; a refusal names the missing
+  assumption in your variables. The kernel checks every instance: the matching only
+  proposes them.
 - Limits, so that every check answers in seconds (a file beyond one is malformed:
   exit 2, one line naming what is too large and the limit):
   - a number has at most {bits} bits (about 308 digits; a power of a number has an
@@ -105,7 +119,8 @@ assume: ASSUMPTION            (any number of lines; optional)
     `E(dot(q, k, 64)**8)` does not); a whole file's terms to at most {file_expansion};
   - at most {theorems} theorems of at most {steps} steps and {assumptions} `assume:` lines,
     {length} characters a step, {max_bytes} bytes a file; the searches of one file make
-    at most {file_checks} kernel checks together, and a step without `by` past that is
+    at most {file_checks} kernel checks together, and the chains they find at most
+    {file_steps} kernel steps together; a step without `by` past either is
     not searched (the report says so).
 
   A rejected step with a dimension above {model} gets no model (a model draws every
@@ -121,7 +136,7 @@ assume: ASSUMPTION            (any number of lines; optional)
 @cache
 def checked_example(name: str) -> CheckedFile:
     """The check of an exercise or a mistake of :mod:`~scaledattn.prooffile.lessons` (cached)."""
-    text = EXERCISES[name] if name in EXERCISES else MISTAKES[name].text
+    text = {**EXERCISES, **TOOLS}.get(name) or MISTAKES[name].text
     return check_text(text, f"{name}.proof")
 
 
@@ -184,17 +199,47 @@ def _intro() -> str:
         steps=MAX_STEPS,
         assumptions=MAX_ASSUMPTIONS,
         file_checks=MAX_FILE_CHECKS,
+        file_steps=MAX_FILE_STEPS,
         length=MAX_CHAIN_LINE,
         max_bytes=MAX_BYTES,
     )
 
 
+def _language() -> list[str]:
+    """The one table of the language (the same lines as ``scaledattn verify --help``)."""
+    from scaledattn.language.table import language_lines
+
+    return [
+        "## The language: names, functions, notations",
+        "",
+        "One table, read the same by `verify`, `--assume`, proof files, the calculator and"
+        " the API (a test reads every notation in each of them):",
+        "",
+        "```text",
+        *language_lines(),
+        "```",
+        "",
+    ]
+
+
 def guide_markdown() -> str:
     """The whole page."""
-    lines = [NOTE, "", _intro()]
+    lines = [NOTE, "", _intro(), *_language()]
     for name, text in EXERCISES.items():
         title, body = EXERCISE_NOTES[name]
         lines += _section(title, body, text, name, "proof")
+    for name, text in TOOLS.items():
+        lines += _section(
+            "Theorems as tools",
+            "A proved theorem applies to any terms that match its statement: here"
+            " `variance_of_sum_of_indep` (stated for X and Y) is used on a·X and b·Z, and"
+            " the lemma `variance_of_scaled` (Var(c·X) = c²·Var(X)) twice in one line. The"
+            " report names each instance;"
+            " its assumptions, in your variables, follow from the `assume:` lines.",
+            text,
+            name,
+            "proof",
+        )
     lines += [
         "# Typical mistakes, and what the tool says",
         "",

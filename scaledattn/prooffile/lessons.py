@@ -12,7 +12,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["EXERCISES", "MISTAKES", "Mistake"]
+__all__ = ["EXERCISES", "MISTAKES", "TOOLS", "Mistake"]
+
+#: Theorems used as tools: cited by name, applied to the learner's own terms.
+TOOLS: dict[str, str] = {
+    "scaled_sum": """\
+# Var(a·X + b·Z) from two theorems, in your own letters.
+theorem scaled_sum: Var(a*X + b*Z) = a**2*Var(X) + b**2*Var(Z)
+assume: independent(X, Z)
+  = Var(a*X) + Var(b*Z)          by variance_of_sum_of_indep
+  = a**2*Var(X) + b**2*Var(Z)    by variance_of_scaled
+""",
+}
 
 #: The three exercises of lesson 000, §7, written as on paper.
 EXERCISES: dict[str, str] = {
@@ -109,6 +120,47 @@ theorem scale_by_d_k: Var(dot(q, k)/d_k) = 1
 """,
         3,
         "c = d_k",
+    ),
+    "sum_for_product": Mistake(
+        "a sum where a product belongs",
+        """\
+theorem product: Var(q_i*k_i) = 2
+  Var(q_i*k_i)
+  = Var(q_i) + Var(k_i)
+  = 2
+""",
+        1,
+        "a sum where a product belongs",
+    ),
+    "doubled_cross_term": Mistake(
+        "the cross term counted twice",
+        """\
+theorem sum_of_two: Var(X + Y) = Var(X) + Var(Y) + 4*Cov(X, Y)
+  Var(X + Y)
+  = Var(X) + Var(Y) + 4*Cov(X, Y)
+""",
+        1,
+        "doubled cross term",
+    ),
+    "negative_variance": Mistake(
+        "a variance claimed negative",
+        """\
+theorem negative: Var(q_i*k_i) = -7/9
+  Var(q_i*k_i)
+  = -7/9
+""",
+        1,
+        "claimed negative",
+    ),
+    "forgotten_default": Mistake(
+        "a default forgotten: the component variances never declared",
+        """\
+theorem general: Var(dot(q, k)) = d_k*sigma_q**2*sigma_k**2
+  Var(dot(q, k))
+  = d_k*sigma_q**2*sigma_k**2
+""",
+        1,
+        "a default you forgot",
     ),
     "independence_not_declared": Mistake(
         "independence never declared",

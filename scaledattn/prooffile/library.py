@@ -8,6 +8,8 @@ rule. They are the steps learners take on paper that no single rule makes:
   independent (the cross covariances vanish); Mathlib: ``IndepFun.variance_sum``.
 - ``variance_of_independent_product``: Var(qᵢkᵢ) = Var(qᵢ)Var(kᵢ) for independent
   factors of mean 0.
+- ``variance_of_scaled``: Var(c·X) = c²·Var(X) for any real c (a schema: cited as
+  ``by variance_of_scaled`` it applies to Var(a·Z), Var(σ·qᵢ), …).
 """
 
 from __future__ import annotations
@@ -44,7 +46,11 @@ assume: E(k_i) = 0
   = E(q_i**2)*E(k_i**2)    by substitute_moment
   = (Var(q_i) + E(q_i)**2)*(Var(k_i) + E(k_i)**2)    by variance_def
   = Var(q_i)*Var(k_i)    by substitute_moment
+
+theorem variance_of_scaled: Var(c*X) = c**2*Var(X)
+assume: no defaults
+  = c**2*Var(X)    by variance_const_mul
 """
 
 #: The names of the lemmas, in order.
-NAMES = ("variance_of_independent_sum", "variance_of_independent_product")
+NAMES = ("variance_of_independent_sum", "variance_of_independent_product", "variance_of_scaled")

@@ -49,7 +49,7 @@ from typing import Any
 import sympy
 from sympy import Eq, Expr, Or, S, Symbol
 
-from scaledattn.claims.terms import MEANINGS
+from scaledattn.automation.theorems import limit_value
 from scaledattn.errors import InvalidArgument, ProofFileError
 from scaledattn.kernel import (
     RULES,
@@ -69,8 +69,9 @@ from scaledattn.kernel import (
     RandomVector,
     RealVector,
 )
-from scaledattn.kernel.expr import Cov, E, Var
+from scaledattn.kernel.expr import Component, Cov, E, Var
 from scaledattn.language.definedness import Condition
+from scaledattn.language.laws import law_moments, split_law
 from scaledattn.language.names import KINDS, Names, split_name
 from scaledattn.language.parse import Node, Parser, quote
 from scaledattn.language.table import with_limits
@@ -102,7 +103,9 @@ MAX_ASSUMPTIONS = 100
 _THEOREM = re.compile(r"theorem\b\s*(?P<name>[^:\s]*)\s*(?P<colon>:?)")
 _ASSUME = re.compile(r"assume\s*:")
 _STEP = re.compile(r"(?P<rel><=>|⇔|=)")
-_BY = re.compile(r"\s+by\s+(?P<rule>\S+)\s*$")
+_BY = re.compile(r"\s+by\s+(?P<rule>[^\s(]+)\s*(?:\((?P<args>.*)\))?\s*$")
+#: One replacement of an explicit instance: ``X := a*X``.
+_REPLACE = re.compile(r"\s*(?P<name>[A-Za-z_][A-Za-z0-9_]*'*)\s*:=\s*")
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 #: A name a kind is declared for (a primed index ``a'`` included).
 _DECLARABLE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*'*")
@@ -118,6 +121,8 @@ class StepLine:
     text: str
     claim: Any
     rule: str | None = None
+    #: ``by NAME(X := a*X, Y := Z)``: the cited theorem's names and the terms for them.
+    instance: tuple[tuple[str, Any], ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -205,7 +210,7 @@ MAX_LENGTH = 20_000
 #: A proof line is read with the one language, with a proof file's longer limits.
 PROOF_SYNTAX = with_limits(MAX_LENGTH, 60)
 #: What a proof's terms may name besides: the limits the kernel proved (lim(NAME)).
-PROOF_MEANINGS = Meanings(limit=MEANINGS.limit)
+PROOF_MEANINGS = Meanings(limit=limit_value)
 
 
 def parse_text(text: str) -> Parser:
@@ -342,6 +347,13 @@ def _assumption(block: TheoremBlock, names: Names, text: str, line: int, column:
             raise reader.error("a random vector is declared before the other assume: lines")
         names.vectors.add(words[0])
         return
+    try:
+        law = split_law(text)
+    except InvalidArgument as err:
+        raise reader.error(str(err)) from None
+    if law is not None:  # q_i ~ N(0, sigma^2): the law's moments, each an assumption
+        _law(block, names, law, text, line, column)
+        return
     parser = reader.parser()
     first_token = parser.peek()
     if first_token is not None and first_token[1] in ("independent", "independent_pairs"):
@@ -402,6 +414,41 @@ def _assumption(block: TheoremBlock, names: Names, text: str, line: int, column:
             f"cannot assume {quote(text)}: the left side is a moment E(…), Var(…), Cov(…)"
             " or a vector's entry r_j"
         )
+
+
+def _law(
+    block: TheoremBlock,
+    names: Names,
+    law: tuple[str, str, list[str]],
+    text: str,
+    line: int,
+    column: int,
+) -> None:
+    """``assume: q_i ~ N(0, sigma^2)``: E, Var, E[·³] and E[·⁴] of the law (language.laws)."""
+    atom_text, name, args = law
+    where = column + text.index(atom_text)
+    atom = _Reader(names, line, where, atom_text, block.obligations).expression()
+    values = [
+        _Reader(names, line, column + text.index(arg), arg, block.obligations).expression()
+        for arg in args
+    ]
+    reader = _Reader(names, line, column, text, block.obligations)
+    if not (
+        isinstance(atom, RandomVariable)
+        or (isinstance(atom, Component) and isinstance(atom.index, Symbol))
+    ):
+        raise reader.error(f"a law is declared for a component q_i or a random variable X: {text}")
+    try:
+        m = law_moments(name, values)
+    except InvalidArgument as err:
+        raise reader.error(str(err)) from None
+    for lhs, value in (
+        (E(atom), m.mean),
+        (Var(atom), m.variance),
+        (E(atom**3), m.third),
+        (E(atom**4), m.fourth),
+    ):
+        block.assumptions.append(Moment(lhs, value))
 
 
 def _independence(block: TheoremBlock, reader: _Reader, parser: Parser) -> None:
@@ -664,12 +711,17 @@ def _chain_line(
     known_rules: Callable[[str], bool] | None,
 ) -> None:
     rule: str | None = None
+    instance: tuple[tuple[str, Any], ...] | None = None
     body = text
     by = _BY.search(text)
     if by is not None:
         rule = by.group("rule")
         body = text[: by.start()]
         rule_column = column + by.start("rule")
+        if by.group("args") is not None:
+            instance = _replacements(
+                by.group("args"), names, line, column + by.start("args"), block.obligations
+            )
         if not _IDENTIFIER.fullmatch(rule):
             raise ProofFileError(f"{rule!r} is not a rule's name", line, rule_column)
         cited = {t.name for t in earlier if t is not block}
@@ -705,4 +757,42 @@ def _chain_line(
     claim = reader.proposition() if iff else reader.expression()
     if len(block.steps) >= MAX_STEPS:
         raise ProofFileError(f"more than {MAX_STEPS} steps in one theorem", line, column)
-    block.steps.append(StepLine(line, text, claim, rule))
+    block.steps.append(StepLine(line, text, claim, rule, instance))
+
+
+def _top_level_commas(text: str) -> list[int]:
+    """The positions of the commas of ``text`` outside parentheses and brackets."""
+    depth, found = 0, []
+    for at, char in enumerate(text):
+        if char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+        elif char == "," and depth == 0:
+            found.append(at)
+    return found
+
+
+def _replacements(
+    text: str, names: Names, line: int, column: int, found: list[Obligation]
+) -> tuple[tuple[str, Any], ...]:
+    """``X := a*X, Y := Z``: each name of the cited theorem with the term that replaces it."""
+    pairs: list[tuple[str, Any]] = []
+    start = 0
+    for end in [*_top_level_commas(text), len(text)]:
+        part = text[start:end]
+        where = column + start
+        match = _REPLACE.match(part)
+        if match is None or not part[match.end() :].strip():
+            raise ProofFileError(
+                "an instance is written by NAME(X := TERM, Y := TERM)", line, where
+            )
+        name = match.group("name")
+        if any(name == seen for seen, _ in pairs):
+            raise ProofFileError(f"{name} is replaced twice", line, where + match.start("name"))
+        term_text = part[match.end() :]
+        lead = len(term_text) - len(term_text.lstrip())
+        reader = _Reader(names, line, where + match.end() + lead, term_text.strip(), found)
+        pairs.append((name, reader.expression()))
+        start = end + 1
+    return tuple(pairs)

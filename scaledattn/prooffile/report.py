@@ -76,7 +76,18 @@ def _step_lines(s: StepVerdict) -> list[str]:
         lines.append(f"      {fb.no_model}")
     if fb.cause:
         lines.append(f"      likely cause: {fb.cause}")
+    elif fb.error and not fb.gives:
+        lines.append(f"      the kernel: {' '.join(fb.error.split())}")
     return lines
+
+
+#: A verdict line names at most this many steps, then how many more.
+MAX_NAMED = 5
+
+
+def _first(steps: list[str]) -> str:
+    more = len(steps) - MAX_NAMED
+    return ", ".join(steps[:MAX_NAMED]) + (f" and {more} more" if more > 0 else "")
 
 
 def verdict_line(v: TheoremVerdict) -> str:
@@ -88,8 +99,8 @@ def verdict_line(v: TheoremVerdict) -> str:
     bad = [f"step {s.number} (line {s.line})" for s in v.steps if s.status == "rejected"]
     if not bad and not v.problems:
         open_steps = [f"step {s.number} (line {s.line})" for s in v.steps if s.status == "unproved"]
-        return f"UNPROVED {v.block.name}: {', '.join(open_steps)} not justified"
-    why = ", ".join(bad) if bad else "; ".join(v.problems)
+        return f"UNPROVED {v.block.name}: {_first(open_steps)} not justified"
+    why = _first(bad) if bad else "; ".join(v.problems)
     return f"REJECTED {v.block.name}: {why}"
 
 

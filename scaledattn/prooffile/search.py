@@ -10,7 +10,7 @@ The search, in order, within a time budget:
 1. one rule or proved theorem that takes the previous expression to the claim
    (``ring`` first, then every registered rule, then the theorems);
 2. a chain of at most :data:`MAX_CHAIN` rules: the claims automation
-   (:func:`scaledattn.claims.automation.normalize`) rewrites both sides towards a
+   (:func:`scaledattn.automation.rewrite.normalize`) rewrites both sides towards a
    normal form, and when the two meet in at most that many steps the chain is the
    justification; failing that, every rule followed by every rule;
 3. a *gap*: when the two sides meet only after more steps, the step is true but
@@ -22,6 +22,12 @@ a theorem only where a part of the step has the normal form of its left side; it
 the kernel about the rest. This only leaves candidates out (a replay that disagreed
 with the kernel would miss a justification, never make one): every step of every
 built-in theorem passes it (tests/prooffile/test_check_proof.py).
+
+One of three automations that write derivations, apart on purpose: this one fills a
+gap between two expressions a learner wrote, with
+:mod:`scaledattn.automation.rewrite`'s chains (which decides whole identities by a
+normal form) and single rules; :mod:`scaledattn.moments.build` writes the lesson's
+fixed routes for a setting.
 
 Examples
 --------
@@ -44,8 +50,8 @@ import sympy
 from sympy.core.parameters import evaluate
 from sympy.logic.boolalg import Boolean
 
-from scaledattn.claims.automation import Chain, Environment, normalize
-from scaledattn.claims.automation import key as _automation_key
+from scaledattn.automation.rewrite import Chain, Environment, normalize
+from scaledattn.automation.rewrite import key as _automation_key
 from scaledattn.kernel import (
     RULES,
     Assumption,
@@ -372,7 +378,7 @@ class Search:
         return self.check(prev, best[1], claim, number) if best else None
 
 
-#: ``claims.automation.key`` of the propositions the search compares, kept per process:
+#: ``automation.rewrite.key`` of the propositions the search compares, kept per process:
 #: each candidate is compared with the same claim and previous expression. (The kernel
 #: keeps normal forms itself; a proposition's key is not its normal form.)
 _KEYS: dict[Any, Any] = {}
@@ -396,7 +402,7 @@ def _kept(table: dict[Any, Any], term: Any, compute: Any) -> Any:
 
 
 def key(term: Any) -> Any:
-    """``claims.automation.key(term)``: a proposition's key, or the normal form (kept)."""
+    """``automation.rewrite.key(term)``: a proposition's key, or the normal form (kept)."""
     if isinstance(term, Boolean):
         return _kept(_KEYS, term, _automation_key)
     return normal(term)  # what automation.key computes for a term that is no proposition

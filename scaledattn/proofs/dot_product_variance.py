@@ -40,8 +40,7 @@ from collections.abc import Callable
 
 from sympy import Add, Expr, Mul, S, Symbol
 
-from scaledattn.calculator import expansion
-from scaledattn.derive import Builder, calc, group, run
+from scaledattn.derive import Builder, calc, group
 from scaledattn.kernel import (
     CrossSum,
     Dot,
@@ -68,6 +67,8 @@ from scaledattn.kernel.rules import (
     sum_unroll,
     variance_def,
 )
+from scaledattn.moments import expansion
+from scaledattn.render import run
 
 d = dimension("d_k")
 q, k = RandomVector("q", d), RandomVector("k", d)
@@ -85,7 +86,7 @@ def diagonal_and_cross(proof: Builder) -> Builder:
     The steps every variance derivation below shares: the definition of variance,
     the square of the sum as a double sum, and its split into the diagonal i = j
     and the cross terms i ≠ j, each factored by independence. The chain has one
-    home, :func:`scaledattn.calculator.expansion.diagonal_and_cross`, which the
+    home, :func:`scaledattn.moments.expansion.diagonal_and_cross`, which the
     calculator's derivations for a setting write too.
     """
     return expansion.diagonal_and_cross(proof, q, k, i, j)

@@ -15,7 +15,7 @@ Main results
   Var(q·k / c) = 1 is 4·√d_k.
 
 Every derivation is written by the calculator's automation
-(:mod:`scaledattn.calculator.build`) and checked by the kernel; the enumerations are
+(:mod:`scaledattn.moments.build`) and checked by the kernel; the enumerations are
 independent numeric witnesses.
 
 Assumptions
@@ -38,16 +38,16 @@ Var(q·k) = 16*d_k
 
 from __future__ import annotations
 
-from scaledattn.calculator.build import (
+from scaledattn.moments.build import (
     mean_derivation,
     scale_derivation,
     scaled_std_derivation,
     sums_lemma,
     variance_derivation,
 )
-from scaledattn.calculator.setting import setting
-from scaledattn.derive import run
+from scaledattn.moments.setting import setting
 from scaledattn.numeric.distributions import Coin
+from scaledattn.render import run
 
 # ------------------------------------------------------------- exercise 1
 

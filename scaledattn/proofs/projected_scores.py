@@ -52,7 +52,7 @@ from __future__ import annotations
 
 from sympy import Expr, S, Symbol
 
-from scaledattn.derive import Builder, calc, group, run
+from scaledattn.derive import Builder, calc, group
 from scaledattn.kernel import (
     Assumption,
     CrossSum,
@@ -83,6 +83,7 @@ from scaledattn.kernel.rules import (
     variance_def,
 )
 from scaledattn.proofs.dot_product_variance import d, diagonal_and_cross, i, j, k, q
+from scaledattn.render import run
 
 m = dimension("d_model")
 a, b = index("a"), index("b")

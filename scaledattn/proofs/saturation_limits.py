@@ -49,7 +49,7 @@ from __future__ import annotations
 from sympy import Expr, KroneckerDelta, S, Symbol, exp, sqrt
 
 from scaledattn.definitions import Lead, OneHot
-from scaledattn.derive import abbrev, calc, run
+from scaledattn.derive import abbrev, calc
 from scaledattn.kernel import (
     Derivation,
     Distinct,
@@ -72,6 +72,7 @@ from scaledattn.kernel.calculus import (
     sum_delta,
 )
 from scaledattn.kernel.rules import ring, sum_linear
+from scaledattn.render import run
 
 n = dimension("n")
 i, j, m, t, w = index("i"), index("j"), index("m"), index("t"), index("w")

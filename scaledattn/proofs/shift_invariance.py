@@ -42,7 +42,7 @@ from collections.abc import Callable
 from sympy import Expr, S, Symbol, exp, sqrt
 
 from scaledattn.definitions import Shift
-from scaledattn.derive import calc, group, run
+from scaledattn.derive import calc, group
 from scaledattn.kernel import (
     CrossSum,
     Dot,
@@ -74,6 +74,7 @@ from scaledattn.kernel.rules import (
     variance_const_mul,
     variance_def,
 )
+from scaledattn.render import run
 
 n = dimension("n")
 i, j, w = index("i"), index("j"), index("w")

@@ -37,7 +37,7 @@ from __future__ import annotations
 from sympy import KroneckerDelta, exp, log
 
 from scaledattn.definitions import OneHot
-from scaledattn.derive import calc, run
+from scaledattn.derive import calc
 from scaledattn.kernel import (
     Deriv,
     IndexRange,
@@ -58,6 +58,7 @@ from scaledattn.kernel.calculus import (
     sum_delta,
 )
 from scaledattn.kernel.rules import ring, sum_linear
+from scaledattn.render import run
 
 n = dimension("n")
 i, j, m, t = index("i"), index("j"), index("m"), index("t")

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from sympy import Eq, Or, S, Symbol, sqrt
 
-from scaledattn.derive import calc, equivalence, run
+from scaledattn.derive import calc, equivalence
 from scaledattn.kernel import Dot, Positive, Std, Var, as_written
 from scaledattn.kernel.rules import (
     clear_denominator,
@@ -42,6 +42,7 @@ from scaledattn.kernel.rules import (
     variance_const_mul,
 )
 from scaledattn.proofs.dot_product_variance import LESSON, d, dot_product_variance, k, q
+from scaledattn.render import run
 
 c = Symbol("c", real=True)
 one = S.One

@@ -27,7 +27,7 @@ Var(X + Y) = 2*Cov(X, Y) + Var(X) + Var(Y)
 
 from __future__ import annotations
 
-from scaledattn.derive import calc, group, run
+from scaledattn.derive import calc, group
 from scaledattn.kernel import Cov, E, Independent, Var, as_written, random_variables
 from scaledattn.kernel.rules import (
     covariance_def,
@@ -36,6 +36,7 @@ from scaledattn.kernel.rules import (
     ring,
     variance_def,
 )
+from scaledattn.render import run
 
 X, Y = random_variables("X Y")
 

@@ -1,12 +1,17 @@
 """Renderers: pure functions from a kernel Audit to text, LaTeX, Markdown or JSON.
 
-They never check anything themselves; they show what the kernel decided.
+They never check anything themselves; they show what the kernel decided. :func:`run`
+prints derivations with the kernel's verdict (the proof modules' scripts).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from scaledattn import strings
+from scaledattn.derive import audit_of
 from scaledattn.errors import InvalidArgument
-from scaledattn.kernel import Audit
+from scaledattn.kernel import Audit, Derivation
 from scaledattn.render import notebook
 from scaledattn.render.json import audit_json, to_json
 from scaledattn.render.latex import audit_latex
@@ -23,11 +28,14 @@ __all__ = [
     "audit_text",
     "error_text",
     "render",
+    "run",
     "to_json",
 ]
 
 
-# Jupyter's rich display of the kernel's Derivation and Theorem (scaledattn.render.notebook)
+# The terms' plain strings; Jupyter's rich display of the kernel's Derivation and
+# Theorem, and how a Proof shows itself (scaledattn.render.notebook).
+strings.install()
 notebook.register()
 
 
@@ -42,3 +50,21 @@ def render(audit: Audit, fmt: str = "text") -> str:
     if fmt == "json":
         return to_json(audit_json(audit))
     raise InvalidArgument(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
+
+
+def run(derivations: Sequence[Derivation], fmt: str = "text") -> int:
+    """Print each derivation and a verdict; 0 if all verified, 1 otherwise (for scripts)."""
+    failed = []
+    for n, d in enumerate(derivations):
+        result = audit_of(d)
+        if n:
+            print()
+        print(render(result, fmt))
+        if not result.verified:
+            failed.append(d.name)
+    print()
+    if failed:
+        print(f"Verdict: REJECTED — {', '.join(failed)}")
+        return 1
+    print(f"Verdict: VERIFIED — all {len(derivations)} derivations checked by the kernel")
+    return 0

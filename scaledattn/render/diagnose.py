@@ -31,9 +31,18 @@ from sympy import Expr
 
 from scaledattn.errors import MissingAssumption, ProofError, UnknownRule
 from scaledattn.kernel import RULES, Context
-from scaledattn.kernel.expr import MOMENT_OPERATORS, is_random, normal_form, same
+from scaledattn.kernel.expr import MOMENT_OPERATORS, E, Std, Var, is_random, normal_form, same
 
-__all__ = ["MAX_TERMS_SHOWN", "applicable_rules", "diagnosis"]
+__all__ = [
+    "MAX_TERMS_SHOWN",
+    "applicable_rules",
+    "cross_term_words",
+    "diagnosis",
+    "forgotten_default",
+    "negative_variance",
+    "simplest",
+    "sum_for_product",
+]
 
 #: At most this many terms are quoted in one sentence.
 MAX_TERMS_SHOWN = 2
@@ -167,3 +176,149 @@ def difference_words(got: Expr, expected: Expr) -> str:
     if extra and not missing:
         return f"the claim adds {_show(extra)}"
     return ""
+
+
+# ------------------------------------------------------- the kinds of mistake
+
+
+def simplest(expr: Any) -> Any:
+    """``expr`` in the shortest of its expanded, factored and cancelled forms (for printing).
+
+    >>> d = sympy.Symbol("d_k", positive=True, integer=True)
+    >>> simplest(d**2 - d * (d - 1))
+    d_k
+    >>> simplest(d * (d - 1) + d * (d + 1))
+    2*d_k**2
+    """
+    if not isinstance(expr, Expr) or sympy.count_ops(expr) > 200:
+        return expr
+    forms = [expr]
+    for fn in (sympy.expand, sympy.factor, sympy.cancel):
+        try:
+            forms.append(fn(expr))
+        except (TypeError, ValueError, ArithmeticError, AttributeError):
+            continue
+    return min(forms, key=lambda f: (len(sympy.sstr(f)), sympy.count_ops(f)))
+
+
+def negative_variance(previous: Any, written: Any) -> str:
+    """'a variance claimed negative' when ``previous`` is a variance and ``written`` < 0.
+
+    >>> from scaledattn.kernel import Var, random_variables
+    >>> X, = random_variables("X")
+    >>> negative_variance(Var(X), sympy.Rational(-7, 9))
+    'a variance claimed negative: Var(X) ≥ 0 always (a mean of squares), but the claim gives -7/9'
+    """
+    if not isinstance(previous, (Var, Std)) or not isinstance(written, Expr):
+        return ""
+    if written.is_number and written.is_negative:
+        what = "a variance" if isinstance(previous, Var) else "a standard deviation"
+        return (
+            f"{what} claimed negative: {sympy.sstr(previous)} ≥ 0 always (a mean of squares),"
+            f" but the claim gives {sympy.sstr(written)}"
+        )
+    return ""
+
+
+def _random_factors(term: Expr) -> list[Expr]:
+    return [f for f in sympy.Mul.make_args(term) if is_random(f)]
+
+
+def sum_for_product(previous: Any, claim: Any) -> str:
+    """'a sum where a product belongs' when the claim writes op(a·b) as op(a) + op(b).
+
+    Var(qᵢkᵢ) of independent factors of mean 0 is Var(qᵢ)·Var(kᵢ), and E[XY] of
+    independent X, Y is E[X]·E[Y]; the sum of the two is the rule for a sum of
+    independent terms, used on a product.
+
+    >>> from scaledattn.kernel import Var, random_variables
+    >>> X, Y = random_variables("X Y")
+    >>> sum_for_product(Var(X * Y), Var(X) + Var(Y))  # doctest: +ELLIPSIS
+    'a sum where a product belongs: Var(X*Y) of independent factors is ...'
+    """
+    if not isinstance(previous, Expr) or not isinstance(claim, Expr):
+        return ""
+    target = normal_form(claim)
+    for node in sympy.preorder_traversal(previous):
+        if not isinstance(node, (E, Var)):
+            continue
+        factors = _random_factors(node.args[0])
+        if len(factors) < 2 or sympy.Mul(*factors) != node.args[0]:
+            continue
+        op = type(node)
+        summed = previous.xreplace({node: sympy.Add(*(op(f) for f in factors))})
+        if sympy.expand(normal_form(summed) - target) == 0:
+            product = "·".join(sympy.sstr(op(f)) for f in factors)
+            extra = " when their means are 0" if op is Var else ""
+            return (
+                f"a sum where a product belongs: {sympy.sstr(node)} of independent factors is"
+                f" the product {product}{extra}, not the sum (a sum of variances is the"
+                " variance of a sum of independent terms)"
+            )
+    return ""
+
+
+def _cross_part(expr: Expr) -> Expr:
+    return sympy.Add(*(t for t in sympy.Add.make_args(sympy.expand(expr)) if _cross(t)))
+
+
+def cross_term_words(truth: Any, written: Any) -> str:
+    """'a dropped cross term' or 'a doubled cross term', from the cross terms of both sides.
+
+    >>> from scaledattn.kernel import Cov, Var, random_variables
+    >>> X, Y = random_variables("X Y")
+    >>> truth = Var(X) + Var(Y) + 2 * Cov(X, Y)
+    >>> cross_term_words(truth, Var(X) + Var(Y))
+    'a dropped cross term: the step leaves out 2*Cov(X, Y)'
+    >>> cross_term_words(truth, Var(X) + Var(Y) + 4 * Cov(X, Y))
+    'a doubled cross term: the step counts 2*Cov(X, Y) twice (4*Cov(X, Y))'
+    """
+    if not isinstance(truth, Expr) or not isinstance(written, Expr):
+        return ""
+    ct, cw = _cross_part(normal_form(truth)), _cross_part(normal_form(written))
+    if ct == 0 or sympy.expand(ct - cw) == 0:
+        return ""
+    if sympy.expand(cw - 2 * ct) == 0:
+        return f"a doubled cross term: the step counts {sympy.sstr(ct)} twice ({sympy.sstr(cw)})"
+    if cw == 0:
+        return f"a dropped cross term: the step leaves out {sympy.sstr(ct)}"
+    return ""
+
+
+#: The moments' constants a learner writes for a law the defaults do not have.
+_SCALE_NAMES = ("sigma", "sigma_q", "sigma_k", "mu", "mu_q", "mu_k", "rho")
+
+
+def forgotten_default(truth: Any, written: Any, assumptions: Any) -> str:
+    """'a default you forgot' when the claim uses σ_q, μ, ρ … that no assumption gives.
+
+    The lesson's defaults (components of mean 0 and variance 1) are in force for what
+    the assume: lines leave unsaid; a claim written for Var(qᵢ) = σ_q² is then false.
+
+    >>> s = sympy.Symbol("sigma_q", positive=True)
+    >>> forgotten_default(sympy.S(1), s**2, ())  # doctest: +ELLIPSIS
+    "a default you forgot: nothing declares sigma_q, so the lesson's defaults ..."
+    """
+    if not isinstance(written, Expr):
+        return ""
+    given: set[Any] = set()
+    for a in assumptions:
+        for value in vars(a).values():
+            items = value if isinstance(value, (tuple, frozenset)) else (value,)
+            for v in items:
+                if isinstance(v, sympy.Basic):
+                    given |= v.free_symbols
+    truth_symbols = truth.free_symbols if isinstance(truth, Expr) else set()
+    names = sorted(
+        s.name
+        for s in written.free_symbols - truth_symbols - given
+        if getattr(s, "name", "") in _SCALE_NAMES
+    )
+    if not names:
+        return ""
+    said = ", ".join(names)
+    example = "assume: Var(q_i) = sigma_q**2" if "sigma_q" in names else f"assume: … = {names[0]}"
+    return (
+        f"a default you forgot: nothing declares {said}, so the lesson's defaults (E[qᵢ] = 0,"
+        f" Var(qᵢ) = 1, …) are in force; declare the law you mean ({example})"
+    )

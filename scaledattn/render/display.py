@@ -5,15 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 import sympy
-from sympy import Add, Expr, Mul
+from sympy import Add, Mul
 from sympy.core.function import AppliedUndef
 from sympy.core.parameters import evaluate
-from sympy.core.symbol import Str
 from sympy.printing.precedence import PRECEDENCE
 from sympy.printing.pretty.pretty_symbology import pretty_symbol, pretty_use_unicode
-from sympy.printing.pretty.stringpict import prettyForm
 from sympy.printing.str import StrPrinter
 
+from scaledattn.derive import Abbrev
 from scaledattn.kernel import Equation, Equivalence, Group
 from scaledattn.kernel.expr import INDEX_FACTS
 from scaledattn.kernel.theorem import Statement
@@ -25,43 +24,6 @@ from scaledattn.kernel.theorem import Statement
 pretty_use_unicode(True)
 
 RELATION = {"calc": "=", "iff": "⇔"}
-
-
-class Abbrev(Group):
-    """A sub-expression shown under a short name (D₁), defined in a "where" line.
-
-    It is a Group, so the kernel strips it before it checks anything: the name is
-    display only. Text and LaTeX show the name; SymPy's string form (JSON) shows
-    the whole expression.
-    """
-
-    def __new__(cls, inner: Any, name: Any) -> Abbrev:  # noqa: D102 - see the class
-        label = name if isinstance(name, Str) else Str(str(name))
-        obj: Abbrev = Expr.__new__(cls, sympy.sympify(inner), label)
-        return obj
-
-    @property
-    def inner(self) -> Any:
-        """The expression the name stands for."""
-        return self.args[0]
-
-    @property
-    def label(self) -> str:
-        """The name, e.g. ``D_1``."""
-        return str(self.args[1].name)
-
-    def _sympystr(self, printer: Any) -> str:
-        return f"({printer._print(self.inner)})"
-
-    def _unicode_line(self, printer: Any) -> str:
-        return str(pretty_symbol(self.label))
-
-    def _latex(self, printer: Any, exp: Any = None) -> str:
-        s = sympy.latex(sympy.Symbol(self.label))
-        return s if exp is None else f"{s}^{{{exp}}}"
-
-    def _pretty(self, printer: Any) -> Any:
-        return prettyForm(pretty_symbol(self.label))
 
 
 def abbreviations(exprs: Any) -> list[Abbrev]:
@@ -151,6 +113,8 @@ class UnicodeLinePrinter(StrPrinter):
             return "1/√" + str(self.parenthesize(base, PRECEDENCE["Pow"]))
         if exp.is_Integer and exp > 1:
             power = str(exp).translate(_SUPERSCRIPT)
+            if type(base).__name__ == "DotProduct" and "dot(" in self._print(base):
+                return str(self._print(base)) + power  # dot(q, k, 3)² needs no brackets
             return str(self.parenthesize(base, PRECEDENCE["Pow"])) + power
         return str(super()._print_Pow(expr, rational))
 
@@ -170,7 +134,10 @@ class UnicodeLinePrinter(StrPrinter):
         return str(pretty_symbol(f"{expr.label.name}_{expr.index}")).replace("_j", "ⱼ")
 
     def _print_DotProduct(self, expr: Any) -> str:
-        return f"{expr.args[0].name}·{expr.args[1].name}"
+        q, k, n = expr.args
+        if n != sympy.Symbol("d_k", integer=True, positive=True):  # read back as written
+            return f"dot({q.name}, {k.name}, {self._print(n)})"
+        return f"{q.name}·{k.name}"
 
     def _print_IndexSum(self, expr: Any) -> str:
         limits = f"{self._print(expr.indices[0])}=1..{self._print(expr.upper)}"

@@ -21,6 +21,11 @@ from scaledattn.kernel.vectors import Entry, Softmax
 from scaledattn.render.display import delta_text
 
 
+def _named_dimension(e: Any) -> bool:
+    """Whether a dot product's dimension is d_k, which ``q·k`` means (else it is written)."""
+    return bool(e.args[2] == sympy.Symbol("d_k", integer=True, positive=True))
+
+
 def simple_derivative(e: Any) -> bool:
     """A derivative of a single entry or weight, shown as a fraction ∂pᵢ/∂sₘ."""
     return isinstance(e.args[0], (Entry, Softmax))
@@ -51,8 +56,11 @@ class TermPrettyPrinter(PrettyPrinter):
         return prettyForm(subscripted(e.label.name, e.index))
 
     def _print_DotProduct(self, e: Any) -> Any:
-        form = prettyForm(f"{e.args[0].name}·{e.args[1].name}")
-        form.binding = prettyForm.MUL
+        shown = f"{e.args[0].name}·{e.args[1].name}"
+        if not _named_dimension(e):
+            shown = f"dot({e.args[0].name}, {e.args[1].name}, {sympy.sstr(e.args[2])})"
+        form = prettyForm(shown)
+        form.binding = prettyForm.MUL if _named_dimension(e) else prettyForm.ATOM
         return form
 
     def _sum(self, e: Any, limits: str) -> Any:
@@ -122,6 +130,9 @@ class TermLatexPrinter(LatexPrinter):
         return f"{{{text}}}" if "'" in e.label.name else text
 
     def _print_DotProduct(self, e: Any) -> str:
+        if not _named_dimension(e):  # dot(q, k, 2): the dimension read back as written
+            n = self._print(e.args[2])
+            return rf"\operatorname{{dot}}\left({e.args[0].name}, {e.args[1].name}, {n}\right)"
         return rf"{e.args[0].name} \cdot {e.args[1].name}"
 
     def _sum(self, e: Any, limits: str) -> str:

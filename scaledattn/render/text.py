@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from sympy.printing.pretty.stringpict import prettyForm, stringPict
 
+from scaledattn.certificate import word
 from scaledattn.errors import ProofError
 from scaledattn.kernel import Audit, Derivation, Equivalence, Theorem
 from scaledattn.render.diagnose import diagnosis
@@ -133,9 +133,6 @@ def plural(n: int, noun: str) -> str:
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
-#: The independent checker's word on an audit ("checked", "unread: why"), filled from
-#: outside (``scaledattn.derive`` registers ``scaledattn.certificate.word``).
-SECOND: list[Callable[[Audit], str]] = []
 
 
 def verdict_line(audit: Audit) -> str:
@@ -143,9 +140,11 @@ def verdict_line(audit: Audit) -> str:
     d = audit.derivation
     if audit.theorem is not None:
         line = verified_line(d, audit.theorem)
-        said = SECOND[0](audit) if SECOND else ""
+        said = word(audit)  # the independent checker's word (docs/trust.md)
         if said == "checked":
             return line + "; VERIFIED (kernel + checker)"
+        if said.startswith("refused"):
+            return line + f"; the checker does not confirm it (kernel only): {said[9:]}"
         return line + ("; not read by the checker yet (kernel only)" if said else "")
     first = audit.errors[0]
     where = f"step {first.step}" if first.step else "statement"

@@ -10,11 +10,11 @@ import sympy
 
 import scaledattn
 from scaledattn.calculator import Answer, CannotDerive, setting
-from scaledattn.calculator.build import scale_derivation, variance_derivation
 from scaledattn.cli import main
 from scaledattn.derive import audit_of, prove
 from scaledattn.errors import StepMismatch
 from scaledattn.kernel import Step
+from scaledattn.moments.build import scale_derivation, variance_derivation
 
 # (command-line options, quantity, the closed form as SymPy prints it, then its decimal
 # value where the decimals say more)
@@ -203,3 +203,15 @@ def test_the_scale_derivation_proves_its_own_lemma_for_any_target(
     s = setting(**options)  # type: ignore[arg-type]
     theorem = prove(scale_derivation(s))
     assert sympy.simplify(theorem.statement.rhs.rhs - sympy.sqrt(root * s.d)) == 0
+
+
+@pytest.mark.parametrize("variance", ["(mu+1)**2", "(mu-1)**2"])
+def test_a_squared_binomial_variance_is_answered_not_crashed(
+    variance: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Found by review k18 (issue 12): SymPy's sign deduction raised PolynomialError on it
+    # after earlier work (exit 70).
+    code = main(["variance", "--var-q", variance])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert "d_k*(mu**2" in out

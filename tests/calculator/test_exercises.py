@@ -92,7 +92,7 @@ def test_the_exercises_command_agrees_with_variance_and_scale(
 
 
 def test_the_proof_script_ends_with_a_verdict(capsys: pytest.CaptureFixture[str]) -> None:
-    from scaledattn.derive import run
+    from scaledattn.render import run
 
     assert run(exercises().derivations) == 0
     assert capsys.readouterr().out.splitlines()[-1].startswith("Verdict: VERIFIED")

@@ -14,7 +14,7 @@ import sympy
 from sympy import Symbol
 
 import scaledattn
-from scaledattn.calculator.gaussian import joint_moments, standard_normal_moment
+from scaledattn.moments.gaussian import joint_moments, standard_normal_moment
 
 
 def test_the_moments_of_a_standard_normal_are_the_double_factorials() -> None:

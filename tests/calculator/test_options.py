@@ -1,6 +1,6 @@
 """One set of options for the calculator: the Python functions and the commands agree.
 
-The options' names and defaults are the setting's (scaledattn.calculator.setting.OPTIONS);
+The options' names and defaults are the setting's (scaledattn.moments.setting.OPTIONS);
 the functions take them as keywords, the commands as ``--d-k`` and so on, and on a grid
 of settings both give the same closed form, decimal value and derivation.
 """
@@ -14,10 +14,10 @@ from typing import Any
 import pytest
 
 import scaledattn
-from scaledattn.calculator.setting import OPTIONS, setting
 from scaledattn.cli import build_parser, main
 from scaledattn.cli.calculator import OPTION_HELP, SCALE_ONLY, flag
 from scaledattn.errors import InvalidArgument
+from scaledattn.moments.setting import OPTIONS, setting
 
 FUNCTIONS = {"variance": scaledattn.variance, "mean": scaledattn.mean, "scale": scaledattn.scale}
 

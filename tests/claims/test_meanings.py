@@ -6,7 +6,7 @@ import pytest
 
 from scaledattn.claims import Verdict
 from scaledattn.claims.ledger import LEDGER, Row, check
-from scaledattn.claims.report import closing_list, ledger_markdown
+from scaledattn.claims.ledger.report import closing_list, ledger_markdown
 from scaledattn.cli import main
 
 MEANT = [e for e in LEDGER if e.meaning is not None]

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from sympy import S
 
-from scaledattn.claims.counterexample import counterexample
+from scaledattn.automation.counterexample import counterexample
 from scaledattn.claims.outcome import Verdict
 from scaledattn.claims.verify import verify
 from scaledattn.cli import main

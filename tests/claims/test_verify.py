@@ -114,7 +114,7 @@ def test_identities_get_the_verdict_the_mathematics_gives(
 
 
 def test_a_verified_identitys_derivation_is_also_witnessed_by_numbers() -> None:
-    from scaledattn.claims.automation import derivation_of, normalize
+    from scaledattn.automation.rewrite import derivation_of, normalize
     from scaledattn.claims.setup import prepare
     from scaledattn.claims.syntax import parse_assumption, parse_claim
 
@@ -222,7 +222,7 @@ def test_a_value_that_depends_on_a_free_constant_is_undecided_until_it_is_given(
         ("softmax([1, 2]) ≈ softmax([2, 1])", [], "needs a written number"),
         ("Var(X) = 1", ["Var(X) = -1"], "cannot be negative"),
         ("Var(X) = 1", ["independent(X, X)"], "same variable twice"),
-        ("Var(X) = 1", ["Cov(q_i, k_i) = 1/2"], "for q and k"),
+        ("Var(X) = 1", ["Cov(q_i, k_j) = 1/2"], "for q and k"),
         ("Var(X) = 1", ["d_k = 0"], "d_k must be a whole number"),
         ("Var(X) = 1", ["d_k = 1/2"], "d_k must be a whole number"),
         ("Var(X) = 1", ["X = Y", "Y = X"], "definitions refer to each other"),

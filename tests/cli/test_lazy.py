@@ -63,3 +63,16 @@ def test_help_usage_errors_and_list_import_no_numerics_and_check_nothing() -> No
 def test_the_parsers_choices_are_those_of_the_modules_they_stand_for() -> None:
     assert theorems.FORMATS == FORMATS
     assert experiment.GRADIENT_PROTOCOLS == GRADIENT_PROTOCOLS
+
+
+def test_verify_of_one_claim_loads_no_ledger() -> None:
+    code = (
+        "import sys; from scaledattn.cli import main\n"
+        "main(['verify', 'Var(X+Y) = Var(X) + Var(Y)', '--brief'])\n"
+        "print(' '.join(m for m in sys.modules if m.startswith('scaledattn.claims.ledger')))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[-1] == ""

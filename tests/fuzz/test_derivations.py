@@ -11,13 +11,13 @@ import re
 import pytest
 import sympy
 
-from scaledattn.calculator.build import mean_derivation, variance_derivation
-from scaledattn.calculator.setting import Setting
-from scaledattn.claims.automation import derivation_of, normalize
+from scaledattn.automation.rewrite import derivation_of, normalize
 from scaledattn.claims.setup import prepare
 from scaledattn.claims.syntax import parse_assumption, parse_claim
 from scaledattn.fuzz.campaign import derivation_disagreements
 from scaledattn.kernel import Derivation
+from scaledattn.moments.build import mean_derivation, variance_derivation
+from scaledattn.moments.setting import AttentionSetting
 from scaledattn.numeric.worlds import RandomChooser
 from scaledattn.registry import all_derivations
 from tests.kernel.corpus import RIGHT
@@ -38,7 +38,7 @@ def _derivations() -> list[tuple[str, Derivation]]:
     # the corpus's own derivations (its copies of the registered ones are checked above)
     found += [(f"corpus {r.name}", r.build()) for r in RIGHT if "registered" not in r.name]
     d_k = sympy.Symbol("d_k", integer=True, positive=True)
-    s = Setting(d=d_k, mean_q=sympy.S.One, var_q=sympy.Integer(2))
+    s = AttentionSetting(d=d_k, mean_q=sympy.S.One, var_q=sympy.Integer(2))
     found += [
         ("calculator mean", mean_derivation(s)),
         ("calculator variance", variance_derivation(s)),

@@ -37,7 +37,7 @@ def test_a_step_is_refused_whatever_reports_it(
 
 
 def test_the_installed_report_explains_and_chooses_the_class() -> None:
-    assert theorem.REPORTS, "scaledattn.explain installs its report when the kernel loads"
+    assert theorem.REPORTS, "explain.install() registers the report (tests/kernel/conftest.py)"
     error = _refusal(R.expectation_mul_of_indep, E(X * Y), E(X) * E(Y))
     assert isinstance(error, MissingAssumption)
     assert "differs by" not in str(error)

@@ -99,3 +99,24 @@ def test_a_word_of_two_names_is_refused_in_every_door_with_the_product_as_the_hi
     with pytest.raises(Exception, match=r"unknown name 'aX'.*did you mean.*a\*X") as err:
         door("Var(aX)")  # type: ignore[operator]
     assert "\n" not in str(err.value)
+
+
+def test_the_guide_and_verify_help_show_the_one_table() -> None:
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    page = Path(__file__).resolve().parents[2] / "docs" / "your_own_derivation.md"
+    text = page.read_text(encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-m", "scaledattn", "verify", "--help"],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "COLUMNS": "200"},
+    )
+    flat = " ".join(done.stdout.split())
+    for line in language_lines():
+        assert line in text, line
+        assert " ".join(line.split()) in flat, line

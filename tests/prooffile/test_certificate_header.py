@@ -18,23 +18,18 @@ from scaledattn.derive import audit_of
 from scaledattn.errors import ProofFileError
 from scaledattn.kernel import Derivation
 from scaledattn.prooffile.check import TheoremVerdict
-from scaledattn.prooffile.files import check_file, check_text, read_document
+from scaledattn.prooffile.files import CheckedFile, check_file, read_document
 from scaledattn.prooffile.header import check_headers
 from scaledattn.registry import all_derivations, find_derivation
 from scaledattn.render import render
-from scaledattn.render.proof import proof_document
 
 DERIVATIONS = all_derivations()
 
 
-@pytest.fixture(scope="module")
-def verdicts() -> list[TheoremVerdict]:
+@pytest.fixture
+def verdicts(built_in_proof_file: CheckedFile) -> list[TheoremVerdict]:
     """Every built-in theorem (and every theorem it cites) checked once, from its proof text."""
-    blocks: dict[str, str] = {}
-    for d in DERIVATIONS:
-        for block in proof_document(audit_of(d)).strip().split("\n\n"):
-            blocks.setdefault(block.split(":", 1)[0], block)
-    return check_text("\n\n".join(blocks.values()) + "\n", "all.proof").verdicts
+    return built_in_proof_file.verdicts
 
 
 def _json(name: str) -> dict[str, Any]:

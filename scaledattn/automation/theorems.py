@@ -29,7 +29,7 @@ from scaledattn.kernel.expr import rebuild
 from scaledattn.language.surface import closest
 from scaledattn.registry import find_derivation
 
-__all__ = ["LIMITS", "Limit", "limit", "proved"]
+__all__ = ["LIMITS", "Limit", "limit", "limit_value", "proved"]
 
 #: lim(NAME): (theorem, what the limit is of).
 LIMITS: dict[str, tuple[str, str]] = {
@@ -88,3 +88,9 @@ def limit(name: str) -> Limit:
     if isinstance(value, sympy.KroneckerDelta):  # lim pᵢ = δᵢw: the leader's own weight
         value = value.subs(value.args[0], value.args[1])
     return Limit(name, value, theorem_name, of, str(statement), steps)
+
+
+def limit_value(name: str) -> tuple[str, Expr]:
+    """``lim(name)`` as the one language reads it: (its name, its proved value)."""
+    found = limit(name)
+    return found.name, found.value

@@ -1,4 +1,4 @@
-"""Automation for claims: write the derivation that decides an identity; the kernel checks it.
+"""Write the derivation that decides an identity (for claims and proof files); the kernel checks it.
 
 Untrusted, like the calculator's automation it builds on. Each side of an identity
 is rewritten by the kernel's own rules (``Rule.apply``), applied one at a time in a
@@ -34,8 +34,6 @@ import sympy
 from sympy import Eq, Expr, Pow
 from sympy.logic.boolalg import Boolean
 
-from scaledattn.calculator.build import mean_derivation, variance_derivation
-from scaledattn.calculator.setting import Setting
 from scaledattn.derive import audit_of, calc, equivalence, group
 from scaledattn.kernel import (
     Assumption,
@@ -71,6 +69,8 @@ from scaledattn.kernel.rules import (
     variance_const_mul,
     variance_def,
 )
+from scaledattn.moments.build import mean_derivation, variance_derivation
+from scaledattn.moments.setting import AttentionSetting
 from scaledattn.registry import find_derivation
 
 __all__ = [
@@ -111,10 +111,10 @@ class Lemmas:
 
     For the lesson's setting and the symbolic d_k they are the proved theorems
     ``dot_product_variance`` and ``dot_product_mean``; otherwise the calculator
-    writes them (:func:`scaledattn.calculator.build.variance_derivation`).
+    writes them (:func:`scaledattn.moments.build.variance_derivation`).
     """
 
-    def __init__(self, setting: Setting | None) -> None:
+    def __init__(self, setting: AttentionSetting | None) -> None:
         self.setting = setting
         self._made: dict[tuple[str, Expr], Derivation] = {}
 
@@ -134,7 +134,7 @@ class Lemmas:
     def _make(self, kind: str, d: Expr) -> Derivation:
         assert self.setting is not None
         s = replace(self.setting, d=d)
-        lesson = (s.var_q, s.var_k, s.mean_q, s.mean_k) == (1, 1, 0, 0)
+        lesson = (s.var_q, s.var_k, s.mean_q, s.mean_k) == (1, 1, 0, 0) and s.corr is None
         if lesson and isinstance(d, sympy.Symbol) and d.name == "d_k":
             return find_derivation(f"dot_product_{kind}")
         build = variance_derivation if kind == "variance" else mean_derivation
@@ -284,7 +284,7 @@ def _too_large(target: Any) -> bool:
 #: Chains already written, by start and what the tactics read of the environment (its
 #: assumptions and the setting its lemmas are made for): the remedies of a refuted
 #: claim normalize the same two sides again under an equal environment.
-_CHAINS: dict[tuple[Any, tuple[Assumption, ...], Setting | None], Chain] = {}
+_CHAINS: dict[tuple[Any, tuple[Assumption, ...], AttentionSetting | None], Chain] = {}
 _CHAINS_KEPT = 512
 
 

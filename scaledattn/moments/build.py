@@ -2,7 +2,7 @@
 
 The functions here are *untrusted*: they write derivations, in the same shape as the
 theorems of ``scaledattn.proofs.dot_product_variance`` (whose variance expansion,
-:mod:`scaledattn.calculator.expansion`, they share) and ``scaledattn.proofs.unique_scale``,
+:mod:`scaledattn.moments.expansion`, they share) and ``scaledattn.proofs.unique_scale``,
 for the moments of a given setting. Nothing is decided here; the kernel checks
 every step when the derivation is proved (:func:`scaledattn.derive.prove`).
 
@@ -15,16 +15,22 @@ The routes:
 - **(qᵢ, kᵢ) correlated** (``IndependentPairs(q, k)``; jointly Gaussian pairs): the same
   split, but independence factors only the cross terms; E[qᵢkᵢ] = Cov(qᵢ, kᵢ) +
   E[qᵢ]E[kᵢ] by the definition of covariance; E[qᵢ²kᵢ²] is a declared joint moment
-  whose value :mod:`scaledattn.calculator.gaussian` computes.
+  whose value :mod:`scaledattn.moments.gaussian` computes.
 - **the scale**: Var(q·k / c) = (1/c)²·Var(q·k); Var(q·k) written as sums of known
   terms (a lemma); multiply by c² > 0; the two square roots; count the terms inside
   them; c > 0 excludes the negative root. The count comes after the square roots so
   that the rule ``square_roots`` sees c as the only unknown: in d_k(1 + ρ²) − c² = 0,
   ρ would otherwise be a second candidate.
 
+One of three automations that write derivations, apart on purpose: this one writes
+the lesson's fixed routes, in the shape of the theorems, for a setting;
+:mod:`scaledattn.automation.rewrite` decides an arbitrary identity by a normal form
+(citing these derivations as lemmas), and :mod:`scaledattn.prooffile.search` fills the
+gaps of a learner's step with the rewriter's chains.
+
 Examples
 --------
->>> from scaledattn.calculator.setting import setting
+>>> from scaledattn.moments.setting import setting
 >>> from scaledattn.derive import prove
 >>> print(prove(variance_derivation(setting(var_q=4, var_k=4))).statement)
 Var(q·k) = 16*d_k
@@ -38,9 +44,6 @@ import sympy
 from sympy import Eq, Expr, Or, Symbol
 from sympy.core.parameters import evaluate
 
-from scaledattn.calculator import expansion
-from scaledattn.calculator.gaussian import JointMoments, joint_moments
-from scaledattn.calculator.setting import Setting
 from scaledattn.derive import Builder, calc, equivalence, group
 from scaledattn.kernel import (
     Assumption,
@@ -77,6 +80,9 @@ from scaledattn.kernel.rules import (
     substitute_moment,
     variance_const_mul,
 )
+from scaledattn.moments import expansion
+from scaledattn.moments.gaussian import JointMoments, joint_moments
+from scaledattn.moments.setting import AttentionSetting
 
 __all__ = [
     "SCALE",
@@ -117,13 +123,13 @@ class PerIndex:
             return sympy.expand(self.product_square - self.product**2)
 
 
-def per_index(s: Setting) -> PerIndex:
+def per_index(s: AttentionSetting) -> PerIndex:
     """The per-index moments the automation aims for (the kernel re-derives them)."""
     with evaluate(True):
         return _per_index(s)
 
 
-def _per_index(s: Setting) -> PerIndex:
+def _per_index(s: AttentionSetting) -> PerIndex:
     if s.corr is None:
         product = s.mean_q * s.mean_k
         square = (s.var_q + s.mean_q**2) * (s.var_k + s.mean_k**2)
@@ -132,18 +138,18 @@ def _per_index(s: Setting) -> PerIndex:
     return PerIndex(joint.product, joint.product_square, joint)
 
 
-def vectors(s: Setting) -> tuple[RandomVector, RandomVector]:
+def vectors(s: AttentionSetting) -> tuple[RandomVector, RandomVector]:
     """The random vectors q and k of dimension d_k."""
     return RandomVector("q", s.d), RandomVector("k", s.d)
 
 
-def closed_variance(s: Setting) -> Expr:
+def closed_variance(s: AttentionSetting) -> Expr:
     """The closed form the variance derivation ends at: d_k · Var(qᵢkᵢ)."""
     with evaluate(True):
         return s.d * per_index(s).variance
 
 
-def closed_mean(s: Setting) -> Expr:
+def closed_mean(s: AttentionSetting) -> Expr:
     """The closed form the mean derivation ends at: d_k · E[qᵢkᵢ]."""
     with evaluate(True):
         return s.d * per_index(s).product
@@ -152,13 +158,13 @@ def closed_mean(s: Setting) -> Expr:
 # --------------------------------------------------------------- assumptions
 
 
-def _covariance(s: Setting) -> Expr:
+def _covariance(s: AttentionSetting) -> Expr:
     assert s.corr is not None
     with evaluate(True):
         return s.corr * sympy.sqrt(s.var_q) * sympy.sqrt(s.var_k)
 
 
-def mean_assumptions(s: Setting) -> list[Assumption]:
+def mean_assumptions(s: AttentionSetting) -> list[Assumption]:
     """The first moments; q ⊥ k, or under correlation Cov(qᵢ, kᵢ) (linearity needs no more)."""
     q, k = vectors(s)
     means: list[Assumption] = [Mean(q, s.mean_q), Mean(k, s.mean_k)]
@@ -167,7 +173,7 @@ def mean_assumptions(s: Setting) -> list[Assumption]:
     return [*means, Moment(Cov(q[i], k[i]), _covariance(s))]
 
 
-def variance_assumptions(s: Setting) -> list[Assumption]:
+def variance_assumptions(s: AttentionSetting) -> list[Assumption]:
     """The assumptions the variance derivation uses (and nothing it does not use)."""
     q, k = vectors(s)
     if s.corr is None:
@@ -176,7 +182,7 @@ def variance_assumptions(s: Setting) -> list[Assumption]:
     return [IndependentPairs(q, k), *mean_assumptions(s), Moment(E(q[i] ** 2 * k[i] ** 2), square)]
 
 
-def provenance(s: Setting) -> tuple[str, ...]:
+def provenance(s: AttentionSetting) -> tuple[str, ...]:
     """Where declared joint moments come from, one line each (empty when q ⊥ k)."""
     if s.corr is None:
         return ()
@@ -201,21 +207,21 @@ def _times(count: Expr, body: Expr) -> Expr:
     return sympy.Mul(count, body)
 
 
-def _sums(s: Setting, diagonal: Expr, cross: Expr, mean: Expr) -> Expr:
+def _sums(s: AttentionSetting, diagonal: Expr, cross: Expr, mean: Expr) -> Expr:
     """Σᵢ diagonal + Σ_{i≠j} cross − (Σᵢ mean)², as written."""
     return expansion.sums(diagonal, cross, mean, i, j, s.d)
 
 
-def _sums_evaluated(s: Setting) -> Expr:
+def _sums_evaluated(s: AttentionSetting) -> Expr:
     """The sums with every term evaluated: Σᵢ E[qᵢ²kᵢ²] + Σ_{i≠j} E[qᵢkᵢ]² − (Σᵢ E[qᵢkᵢ])²."""
     m = per_index(s)
     return _sums(s, m.product_square, m.cross, m.product)
 
 
-def _variance_to_sums(s: Setting, proof: Builder) -> Builder:
+def _variance_to_sums(s: AttentionSetting, proof: Builder) -> Builder:
     """Steps from Var(q·k) to Σᵢ D + Σ_{i≠j} C − (Σᵢ M)² with D, C, M known numbers.
 
-    The expansion itself is :mod:`scaledattn.calculator.expansion`, the chain the
+    The expansion itself is :mod:`scaledattn.moments.expansion`, the chain the
     theorems of ``scaledattn.proofs.dot_product_variance`` write too.
     """
     q, k = vectors(s)
@@ -270,7 +276,7 @@ def _variance_to_sums(s: Setting, proof: Builder) -> Builder:
     return proof.eq(_sums_evaluated(s), by=ring, note="evaluate each term")
 
 
-def _count_and_close(s: Setting, proof: Builder) -> Builder:
+def _count_and_close(s: AttentionSetting, proof: Builder) -> Builder:
     m, d = per_index(s), s.d
     counted = _times(d, m.product_square) + _times(d * (d - 1), m.cross) - _times(d, m.product) ** 2
     note = "d_k(d_k − 1) cross terms" + (
@@ -286,12 +292,12 @@ def _count_and_close(s: Setting, proof: Builder) -> Builder:
 # --------------------------------------------------------------- derivations
 
 
-def _pairs(s: Setting) -> str:
+def _pairs(s: AttentionSetting) -> str:
     """Title suffix naming the joint law when q and k are correlated."""
     return "" if s.corr is None else f", (qᵢ, kᵢ) Gaussian with correlation {sympy.sstr(s.corr)}"
 
 
-def mean_derivation(s: Setting, name: str = "", title: str = "") -> Derivation:
+def mean_derivation(s: AttentionSetting, name: str = "", title: str = "") -> Derivation:
     """E[q·k] = d_k·E[qᵢkᵢ]: d_k·μ_q·μ_k when q ⊥ k, d_k(μ_qμ_k + ρσ_qσ_k) when correlated.
 
     Unnamed, it is called as the Python call that answers it (``mean(corr=rho)``).
@@ -325,7 +331,7 @@ def mean_derivation(s: Setting, name: str = "", title: str = "") -> Derivation:
         return proof.eq(target, by=ring).qed()
 
 
-def variance_derivation(s: Setting, name: str = "", title: str = "") -> Derivation:
+def variance_derivation(s: AttentionSetting, name: str = "", title: str = "") -> Derivation:
     """Var(q·k) = d_k·Var(qᵢkᵢ), derived for the setting's moments (named as its Python call)."""
     name = name or s.call("variance")
     q, k = vectors(s)
@@ -340,7 +346,7 @@ def variance_derivation(s: Setting, name: str = "", title: str = "") -> Derivati
         return _count_and_close(s, _variance_to_sums(s, proof)).qed()
 
 
-def sums_lemma(s: Setting, name: str = "") -> Derivation:
+def sums_lemma(s: AttentionSetting, name: str = "") -> Derivation:
     """Var(q·k) = Σᵢ E[qᵢ²kᵢ²] + Σ_{i≠j} E[qᵢkᵢ]² − (Σᵢ E[qᵢkᵢ])², every term evaluated."""
     name = name or s.call("variance_as_sums")
     q, k = vectors(s)
@@ -366,7 +372,7 @@ def root_of(value: Expr, divisor: Expr = sympy.S.One) -> Expr:
 
 
 def scale_derivation(
-    s: Setting, name: str = "", lemma: Derivation | None = None, title: str = ""
+    s: AttentionSetting, name: str = "", lemma: Derivation | None = None, title: str = ""
 ) -> Derivation:
     """(Var(q·k/c) = t) ⇔ (c = √(Var(q·k)/t)) for c > 0: the unique positive scale."""
     q, k, d, c, t = *vectors(s), s.d, SCALE, s.target_var
@@ -406,7 +412,7 @@ def scale_derivation(
 
 
 def scaled_std_derivation(
-    s: Setting, divisor: Expr, variance: Derivation, name: str, title: str = ""
+    s: AttentionSetting, divisor: Expr, variance: Derivation, name: str, title: str = ""
 ) -> Derivation:
     """Std(q·k / a) = √((1/a)²·Var(q·k)), using a proved variance derivation."""
     q, k = vectors(s)
@@ -426,7 +432,7 @@ def scaled_std_derivation(
 
 
 def scaled_mean_derivation(
-    s: Setting, divisor: Expr, mean: Derivation, name: str, title: str = ""
+    s: AttentionSetting, divisor: Expr, mean: Derivation, name: str, title: str = ""
 ) -> Derivation:
     """E[q·k / a] = (1/a)·E[q·k], using a proved mean derivation."""
     q, k = vectors(s)

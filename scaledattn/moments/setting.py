@@ -6,6 +6,9 @@ from where it is used: a name inside a variance or the target variance is a
 positive real symbol (σ in ``sigma**2``), any other name a real symbol (μ, ρ), and
 ``d_k`` (or the name given to ``--d-k``) is the dimension, a positive integer.
 
+Not a numeric model's *setting*: that is the data of :mod:`scaledattn.numeric.model`
+(laws by variable name), a different thing with its own name there.
+
 Examples
 --------
 >>> s = setting(var_q="sigma**2", mean_k="mu")
@@ -32,7 +35,7 @@ from scaledattn.errors import InvalidArgument
 from scaledattn.kernel import dimension
 from scaledattn.language.parse import Node, build, names_in, parse
 
-__all__ = ["OPTIONS", "RESERVED", "Setting", "setting"]
+__all__ = ["OPTIONS", "RESERVED", "AttentionSetting", "setting"]
 
 #: Names the derivations use for their own objects (the scale c, the vectors q and
 #: k, the summation indices i and j, the expectation E).
@@ -45,7 +48,7 @@ _REAL_OPTIONS = ("mean_q", "mean_k", "corr")
 
 
 @dataclass(frozen=True)
-class Setting:
+class AttentionSetting:
     """d_k, the component moments of q and k, their correlation and the target variance.
 
     ``corr`` is None when q and k are independent; otherwise each pair (qᵢ, kᵢ) is
@@ -227,7 +230,7 @@ def setting(
     init_std_k: Any = None,
     input_norm: Any = None,
     option_names: Mapping[str, str] | None = None,
-) -> Setting:
+) -> AttentionSetting:
     """Read and validate a setting; InvalidArgument (one line) names what is wrong.
 
     Defaults: d_k the positive-integer symbol ``d_k``, variances 1, means 0, q and k
@@ -278,7 +281,7 @@ def setting(
     values.setdefault("var_q", sympy.S.One)
     values.setdefault("var_k", sympy.S.One)
     notes = _validate(values, label) + _signs_assumed(symbols, d)
-    return Setting(
+    return AttentionSetting(
         d=d,
         var_q=values["var_q"],
         var_k=values["var_k"],

@@ -4,7 +4,8 @@ SymPy's ``StrPrinter`` looks up ``_print_<ClassName>``; :func:`install` adds one
 each term of the kernel, so that ``E(X + Y)`` prints as ``E(X + Y)``, a sum as
 ``Sum(q_i**2, (i, 1, 3))`` and a limit as ``lim[λ→∞](f)``, and gives each assumption
 its ``__str__`` (``E[q_i] = 0 for every i``, ``t ≠ w``). The kernel itself never needs
-these strings to decide anything. ``scaledattn`` installs them when imported.
+these strings to decide anything. :mod:`scaledattn.derive` installs them when imported
+(where derivations are written), and so does :mod:`scaledattn.render`.
 """
 
 from __future__ import annotations
@@ -162,6 +163,3 @@ def install() -> None:
         cls.__str__ = text  # type: ignore[method-assign,assignment]
     for cls, text in REPR.items():
         cls.__repr__ = text  # type: ignore[method-assign,assignment]
-
-
-install()

@@ -8,7 +8,7 @@ into the d_k diagonal terms (i = j) and the d_k(d_k − 1) cross terms (i ≠ j)
 and, for q independent of k, every term factored and E[X²] = Var(X) + E[X]²
 (:func:`factored`). The theorems of :mod:`scaledattn.proofs.dot_product_variance` and
 :mod:`scaledattn.proofs.projected_scores` and the calculator's derivations for a
-setting (:mod:`scaledattn.calculator.build`) all write these steps with these
+setting (:mod:`scaledattn.moments.build`) all write these steps with these
 functions; the kernel checks each step wherever it is used.
 
 Examples
