@@ -382,26 +382,13 @@ def second(derivation: Any, result: Checked) -> str:
     hit = _SECOND.get((id(derivation), id(result)))
     if hit is not None and hit[0] is derivation and hit[1] is result:
         return hit[2]
-    from scaledattn.certificate import term
+    from scaledattn.certificate import judge
     from scaledattn.checker import check_certificate
-    from scaledattn.checker.steps import NOT_YET
-    from scaledattn.kernel.expr import rebuild
 
     if result.certificate is None:
         word = f"unread: {result.unwritten or 'no certificate'}"
-    else:
-        verdict = check_certificate(result.certificate)
-        st = derivation.statement
-        sides = [term(rebuild(st.lhs)), term(rebuild(st.rhs))]
-        cert = result.certificate
-        if verdict.refusal is not None:
-            reason = str(verdict.refusal)
-            unread = NOT_YET in reason or "axiom" in reason or bool(result.axioms)
-            word = f"unread: {reason}" if unread else f"refused: {reason}"
-        elif [cert.get("lhs"), cert.get("rhs")] != sides or cert.get("name") != derivation.name:
-            word = "refused: the certificate is not of this derivation's statement"
-        else:
-            word = "checked"
+    else:  # the kept certificate must be of this derivation, assumptions included
+        word = judge(derivation, check_certificate(result.certificate))
     _SECOND[(id(derivation), id(result))] = (derivation, result, word)
     return word
 

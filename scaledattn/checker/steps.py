@@ -47,6 +47,8 @@ class Refusal:
     step: int
     rule: str
     reason: str
+    #: Not a refusal of a claim: the checker does not read this yet (or an axiom).
+    unread: bool = False
 
     def __str__(self) -> str:
         where = f"step {self.step} ({self.rule})" if self.step else "the statement"
@@ -63,6 +65,7 @@ class Verdict:
     facts: tuple[Fact, ...] = ()
     statement: tuple[Term, Term] | None = None
     vectors: frozenset[str] = frozenset()
+    kind: str = ""
 
     @property
     def ok(self) -> bool:
@@ -81,6 +84,10 @@ class _Instance:
 
 
 class _Refused(Exception):
+    pass
+
+
+class _Unread(_Refused):
     pass
 
 
@@ -333,16 +340,15 @@ def _check(cert: Any, lemmas: dict[str, Verdict] | None, depth: int) -> Verdict:
             raise Unreadable(f"not a certificate of format {FORMAT}")
         unread = _unread(cert)
         if unread:
-            raise _Refused(unread)
+            raise _Unread(unread)
         for sub in cert.get("lemmas", ()):
             if depth > 20 or not isinstance(sub, dict):
                 raise Unreadable("a lemma is a certificate, nested at most 20 deep")
             if str(sub.get("name")) not in known:
                 verdict = check_certificate(sub, None, depth + 1)
-                if not verdict.ok:
-                    return Verdict(
-                        name, Refusal(name, 0, "", f"its lemma is refused: {verdict.refusal}")
-                    )
+                if verdict.refusal is not None:
+                    said = f"its lemma is refused: {verdict.refusal}"
+                    return Verdict(name, Refusal(name, 0, "", said, verdict.refusal.unread))
                 known[verdict.name] = verdict
         kind = cert["kind"]
         if kind not in ("calc", "iff"):
@@ -364,7 +370,7 @@ def _check(cert: Any, lemmas: dict[str, Verdict] | None, depth: int) -> Verdict:
         for step, data in enumerate(steps, start=1):  # noqa: B007 - read by the refusal
             rule = str(data["rule"])
             if rule.startswith("axiom:"):
-                raise _Refused("an axiom is taken on trust: the checker does not check it")
+                raise _Unread("an axiom is taken on trust: the checker does not check it")
             claim = read(data["claim"])
             why = _defined(kind, claim, env)
             if why:
@@ -384,10 +390,10 @@ def _check(cert: Any, lemmas: dict[str, Verdict] | None, depth: int) -> Verdict:
         if not _equal(kind, prev, rhs):
             raise _Refused("the chain does not end at the statement's right side")
     except _Refused as err:
-        return Verdict(name, Refusal(name, step, rule, str(err)))
+        return Verdict(name, Refusal(name, step, rule, str(err), isinstance(err, _Unread)))
     except Exception as err:  # whatever the data, a refusal (never a crash)
         kind_of = "" if isinstance(err, Unreadable) else f"{type(err).__name__}: "
         return Verdict(
             name, Refusal(name, step, rule, f"cannot read the certificate: {kind_of}{err}")
         )
-    return Verdict(name, None, frozenset(env.used), facts, (lhs, rhs), vectors)
+    return Verdict(name, None, frozenset(env.used), facts, (lhs, rhs), vectors, kind)

@@ -133,8 +133,6 @@ def plural(n: int, noun: str) -> str:
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
-
-
 def verdict_line(audit: Audit) -> str:
     """One line: VERIFIED or REJECTED, with the count of steps and the assumptions used."""
     d = audit.derivation
@@ -144,7 +142,7 @@ def verdict_line(audit: Audit) -> str:
         if said == "checked":
             return line + "; VERIFIED (kernel + checker)"
         if said.startswith("refused"):
-            return line + f"; the checker does not confirm it (kernel only): {said[9:]}"
+            return line + f"; refused by the checker, not confirmed (kernel only): {said[9:]}"
         return line + ("; not read by the checker yet (kernel only)" if said else "")
     first = audit.errors[0]
     where = f"step {first.step}" if first.step else "statement"
