@@ -222,7 +222,7 @@ def real(t: Term) -> bool:
         return bool(set("rping") & set(t[2]))
     if tag in ("add", "mul", "E", "Var", "Cov", "Std", "exp", "abs", "delta", "sum", "cross"):
         return all(
-            real(t[p]) for p in children(t) if not (tag in ("sum", "cross") and t[p] is t[-1])
+            real(t[p]) for p in children(t) if not (tag in ("sum", "cross") and p == len(t) - 1)
         )
     if tag == "pow":
         e, b = t[2], t[1]
@@ -241,8 +241,8 @@ def positive(t: Term, env: Env) -> bool:
         return "p" in t[2] or env.declared_positive(t)
     if tag == "exp":
         return real(t[1])
-    if tag == "softmax":
-        return True
+    if tag == "softmax":  # e^{sᵢ}/Σⱼ e^{sⱼ} over n ≥ 1 entries
+        return positive(t[3], env)
     if tag == "add":
         return all(nonnegative(a, env) for a in t[1:]) and any(positive(a, env) for a in t[1:])
     if tag == "mul":

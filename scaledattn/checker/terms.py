@@ -136,7 +136,9 @@ def subst(t: Term, mapping: dict[Term, Term]) -> Term:
                 if t[0] == "lim":  # never renamed: a definition may name its λ
                     raise Unreadable("a substitution would capture a limit's variable")
                 fresh = {v: ("tmp", next(_FRESH)) for v in mine & values}
-                renamed = [fresh.get(x, x) if x in mine else x for x in t]
+                renamed = list(t)  # the binder's own positions, never its upper bound
+                for at in range(2, 2 + len(mine)):
+                    renamed[at] = fresh.get(t[at], t[at])
                 renamed[1] = subst(t[1], fresh)
                 return subst(tuple(renamed), mapping)
             args.append(subst(t[pos], inner))

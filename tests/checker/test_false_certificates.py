@@ -273,3 +273,35 @@ def test_a_certificate_edited_after_its_verdict_is_checked_again() -> None:
     verdict = check_certificate(c)
     assert not verdict.ok
     assert check_certificate(calc("alias", ["add", ONE, ONE], TWO, [step("ring", TWO)])).ok
+
+
+def test_a_softmax_over_what_may_be_no_entries_is_not_positive() -> None:
+    n0 = ["sym", "n", "inr"]  # may be 0
+    x = ["sym", "x", "r"]
+    p = ["softmax", "s", ONE, n0, "p"]
+    lhs = ["eq", x, ONE]
+    mid = ["eq", ["mul", ["add", x, ["num", "-1"]], p], ["num", "0"]]
+    c = calc("soft", lhs, mid, [step("clear_denominator", mid, inst(lhs, mid, by=[p]))], kind="iff")
+    assert "positive denominator" in refused(c)
+    j = ["sym", "j", "ir"]
+    e = ["exp", ["entry", "s", ONE, n0]]
+    rhs = ["mul", e, ["pow", ["sum", ["exp", ["entry", "s", j, n0]], j, n0], ["num", "-1"]]]
+    assert "divisor" in refused(calc("soft_def", p, rhs, [step("softmax_def", rhs, inst(p, rhs))]))
+
+
+def test_a_range_whose_bound_names_its_own_index_is_not_read() -> None:
+    up = ["add", N, ["mul", ["num", "-1"], II]]
+    inner = _sum(["delta", K, II], up, K)
+    lhs = _sum(inner, up)
+    mid = _sum(ONE, up)
+    c = calc("shadow", lhs, up, [
+        step("sum_delta", mid, inst(inner, ONE)),
+        step("count_terms", up, inst(mid, up)),
+    ])  # fmt: skip
+    refused(c)
+    # a bound that names the index but counts: the range is not taken inside the body
+    i0 = ["sym", "i", "inr"]
+    up2 = ["add", N, i0]
+    inner2 = _sum(["delta", K, i0], up2, K)
+    lhs2 = _sum(inner2, up2, i0)
+    refused(calc("shadow2", lhs2, up2, [step("sum_delta", _sum(ONE, up2, i0), inst(inner2, ONE))]))
