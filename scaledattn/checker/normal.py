@@ -369,7 +369,10 @@ def _linear_sum(t: Term, depth: int) -> Poly:
     count = pmul(n, padd(n, const(Fraction(-1))), depth) if cross else n
     out: Poly = {}
     for m, c in body.items():
-        inside = tuple((a, e) for a, e in m if set(mine) & free_vars(a) or is_random(a))
+        free = not any(set(mine) & free_vars(a) for a, _ in m)  # Σᵢ c = n·c, c random or not
+        inside = tuple(
+            (a, e) for a, e in m if not free and (set(mine) & free_vars(a) or is_random(a))
+        )
         outside = tuple((a, e) for a, e in m if (a, e) not in inside)
         part = nf(mono_term(outside, c), depth, True)
         if inside:

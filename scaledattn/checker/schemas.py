@@ -12,7 +12,15 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
-from scaledattn.checker.facts import Env, negative, nonnegative, nonzero, positive, schematic
+from scaledattn.checker.facts import (
+    Env,
+    defined,
+    negative,
+    nonnegative,
+    nonzero,
+    positive,
+    schematic,
+)
 from scaledattn.checker.normal import nf, prop_key, same, to_term
 from scaledattn.checker.terms import (
     Term,
@@ -467,10 +475,17 @@ def clear_denominator(
     """A = c ⇔ (a − c)·b = 0 for the cited denominator b > 0."""
     if lhs[0] != "eq" or rhs[0] != "eq" or len(by) != 1 or not positive(by[0], env):
         return "the rule multiplies an equation by a positive denominator"
-    diff = add(lhs[1], mul(num(-1), lhs[2]))
-    if not same(mul(diff, by[0]), add(rhs[1], mul(num(-1), rhs[2]))):
+    if defined(by[0], env):
+        return "the denominator may be undefined"
+    terms = [(s, x) for s, side in ((1, lhs[1]), (-1, lhs[2])) for x in _terms(side)]
+    times = add(*(mul(num(s), x, by[0]) for s, x in terms))  # each term's b·b⁻¹ cancels
+    if prop_key(("eq", times, num(0))) != prop_key(rhs):
         return "the replacement is not the equation times the denominator"
     return None
+
+
+def _terms(t: Term) -> tuple[Term, ...]:
+    return t[1:] if t[0] == "add" else (t,)
 
 
 def square_roots(lhs: Term, rhs: Term, cited: tuple[int, ...], env: Env) -> str | None:
