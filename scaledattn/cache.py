@@ -370,27 +370,21 @@ def _compute(module: Any, derivation: Any) -> Checked:
     )
 
 
-_SECOND: dict[tuple[int, int], tuple[Any, Checked, str]] = {}
-
-
 def second(derivation: Any, result: Checked) -> str:
     """The checker's word on a kernel verdict: "checked", "unread: why" or "refused: why".
 
     The certificate (computed now or kept) is checked by the checker, and its statement
-    must be the derivation's own: a kept record is trusted no further than that.
+    must be the derivation's own: a kept record is trusted no further than that. No
+    word is kept by identity (the certificate is a mutable dict): the checker keeps its
+    verdicts by the certificate's text.
     """
-    hit = _SECOND.get((id(derivation), id(result)))
-    if hit is not None and hit[0] is derivation and hit[1] is result:
-        return hit[2]
     from scaledattn.certificate import judge
     from scaledattn.checker import check_certificate
 
     if result.certificate is None:
-        word = f"unread: {result.unwritten or 'no certificate'}"
-    else:  # the kept certificate must be of this derivation, assumptions included
-        word = judge(derivation, check_certificate(result.certificate))
-    _SECOND[(id(derivation), id(result))] = (derivation, result, word)
-    return word
+        return f"unread: {result.unwritten or 'no certificate'}"
+    # the kept certificate must be of this derivation, assumptions included
+    return judge(derivation, check_certificate(result.certificate))
 
 
 def _known(module: Any, derivation: Any) -> Checked | None:

@@ -87,3 +87,22 @@ def test_a_refusal_raises_the_alarm_whatever_the_name(
     with pytest.raises(CheckerAlarm):
         C.alarm(a)
     assert "refused by the checker" in verdict_line(a)
+
+
+def test_a_kept_certificate_edited_in_place_is_judged_again() -> None:
+    from scaledattn.cache import checked
+    from scaledattn.registry import find_derivation, theorem_modules
+
+    name = "dot_product_variance"
+    module = next(m for m in theorem_modules() if any(x.name == name for x in m.derivations))
+    d = find_derivation(name)
+    kept = checked(module, d)
+    assert kept.certificate is not None
+    assert second(d, kept) == "checked"
+    saved = kept.certificate["rhs"]
+    kept.certificate["rhs"] = ["mul", ["num", "2"], ["sym", "d_k", "inprz"]]
+    try:
+        assert second(d, kept).startswith("refused")
+    finally:
+        kept.certificate["rhs"] = saved
+    assert second(d, kept) == "checked"
