@@ -19,10 +19,20 @@ checked first; its instances are its sides, where the facts it read are declared
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from scaledattn.checker.facts import BODIES, Env, Fact, Scope, defined, negative, read_fact
+from scaledattn.checker.facts import (
+    BODIES,
+    Env,
+    Fact,
+    Scope,
+    defined,
+    negative,
+    read_fact,
+    schematic,
+)
 from scaledattn.checker.normal import canon, nf, prop_key, same
 from scaledattn.checker.schemas import ON_PROPOSITIONS, SCHEMAS
 from scaledattn.checker.terms import (
@@ -34,6 +44,7 @@ from scaledattn.checker.terms import (
     num,
     read,
     remake,
+    subst,
 )
 
 FORMAT = 1
@@ -147,28 +158,18 @@ def _defs(facts: tuple[Fact, ...]) -> frozenset[Fact]:
     return frozenset(f for f in facts if f[0] == "define")
 
 
-def _symbols(data: Any) -> tuple[dict[str, str], frozenset[str]]:
-    """Each symbol's name in a certificate with its type (one only); the vectors named."""
+_SYM = re.compile(r'\["sym", "((?:[^"\\]|\\.)*)", "([a-z]*)"\]')
+_VEC = re.compile(r'\["(?:entry|softmax|define)", "((?:[^"\\]|\\.)*)"')
+
+
+def _symbols(text: str) -> tuple[dict[str, str], frozenset[str]]:
+    """Each symbol's name in a certificate's text with its type (one only); the vectors."""
     types: dict[str, str] = {}
-    vectors: set[str] = set()
-    todo, seen = [data], set()
-    while todo:
-        x = todo.pop()
-        if not isinstance(x, (dict, list, tuple)) or id(x) in seen:
-            continue
-        seen.add(id(x))
-        if isinstance(x, dict):
-            todo.extend(x.values())
-        else:
-            head, name = (x[0], x[1]) if len(x) > 1 else (None, None)
-            if head in ("entry", "softmax", "define") and isinstance(name, str):
-                vectors.add(name)
-            if head == "sym" and len(x) == 3 and isinstance(name, str) and isinstance(x[2], str):
-                typed = "".join(sorted(set(x[2])))
-                if types.setdefault(name, typed) != typed:
-                    raise _Refused(f"the symbol {name} is written with two types")
-            todo.extend(x)
-    return types, frozenset(vectors)
+    for name, letters in _SYM.findall(text):
+        typed = "".join(sorted(set(letters)))
+        if types.setdefault(name, typed) != typed:
+            raise _Refused(f"the symbol {json.loads(chr(34) + name + chr(34))} has two types")
+    return types, frozenset(json.loads(f'"{v}"') for v in _VEC.findall(text))
 
 
 def _inconsistent(facts: tuple[Fact, ...], types: dict[str, str]) -> str | None:
@@ -193,7 +194,10 @@ def _inconsistent(facts: tuple[Fact, ...], types: dict[str, str]) -> str | None:
         if f[0] == "moment":
             if f[1][0] == "Var" and negative(f[2], env):
                 return "a variance is declared negative"
-            if values.setdefault(canon(f[1]), canon(f[2])) != canon(f[2]):
+            order = sorted(schematic(f), key=lambda v: repr(f[1]).index(repr(v)))
+            ren = {v: ("bv", -1 - n) for n, v in enumerate(order)}  # E[qᵢ] and E[qⱼ] alike
+            lhs, value = canon(subst(f[1], ren)), canon(subst(f[2], ren))
+            if values.setdefault(lhs, value) != value:
                 return "a moment is declared with two values"
     return None
 
@@ -325,13 +329,13 @@ def check_certificate(
     done = _DONE.get(text)
     if done is not None and not lemmas:
         return done
-    verdict = _check(json.loads(text), lemmas, depth)
+    verdict = _check(json.loads(text), lemmas, depth, text)
     if not lemmas:
         _DONE[text] = verdict
     return verdict
 
 
-def _check(cert: Any, lemmas: dict[str, Verdict] | None, depth: int) -> Verdict:
+def _check(cert: Any, lemmas: dict[str, Verdict] | None, depth: int, text: str) -> Verdict:
     name = str(cert.get("name", "?")) if isinstance(cert, dict) else "?"
     known: dict[str, Verdict] = dict(lemmas or {})
     step, rule = 0, ""
@@ -354,7 +358,7 @@ def _check(cert: Any, lemmas: dict[str, Verdict] | None, depth: int) -> Verdict:
         if kind not in ("calc", "iff"):
             raise Unreadable("a certificate's kind is calc or iff")
         facts = tuple(read_fact(f) for f in cert["facts"])
-        types, vectors = _symbols(cert)
+        types, vectors = _symbols(text)
         contradiction = _inconsistent(facts, types)
         if contradiction:
             raise _Refused(f"the facts contradict each other: {contradiction}")

@@ -305,3 +305,11 @@ def test_a_range_whose_bound_names_its_own_index_is_not_read() -> None:
     inner2 = _sum(["delta", K, i0], up2, K)
     lhs2 = _sum(inner2, up2, i0)
     refused(calc("shadow2", lhs2, up2, [step("sum_delta", _sum(ONE, up2, i0), inst(inner2, ONE))]))
+
+
+def test_one_moment_declared_with_two_values_under_two_index_names_is_refused() -> None:
+    facts = [
+        ["moment", ["E", ["comp", "q", II]], ["num", "0"]],
+        ["moment", ["E", ["comp", "q", J]], ONE],
+    ]
+    assert "two values" in refused(_delta_zero(facts, II))
