@@ -510,9 +510,14 @@ def square_roots(lhs: Term, rhs: Term, cited: tuple[int, ...], env: Env) -> str 
     a, c = to_term(sq), to_term(rest)
     if x in free_vars(a) | free_vars(c) or not nonzero(a, env):
         return "a is not non-zero, or a or c depends on x"
-    root = power(mul(num(-1), c, power(a, -1)), HALF)
-    expected = ("or", ("eq", x, root), ("eq", x, mul(num(-1), root)))
-    return None if prop_key(expected) == prop_key(rhs) else "the roots are not ±√(−c/a)"
+    w = mul(num(-1), c, power(a, -1))
+    claimed = [d[2] for d in rhs[1:] if d[0] == "eq" and d[1] == x]
+    # ±√w, or ±R for R ≥ 0 by its form with R² ≡ w (then R = √w)
+    roots = [power(w, HALF)] + [r for r in claimed if same(power(r, 2), w) and nonnegative(r, env)]
+    for root in roots:
+        if prop_key(("or", ("eq", x, root), ("eq", x, mul(num(-1), root)))) == prop_key(rhs):
+            return None
+    return "the roots are not ±√(−c/a)"
 
 
 def exclude_by_sign(lhs: Term, rhs: Term, cited: tuple[int, ...], env: Env) -> str | None:

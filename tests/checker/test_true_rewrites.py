@@ -39,7 +39,25 @@ CASES = {
         Or(Eq(c, Abs(a) * Abs(y)), Eq(c, -Abs(a) * Abs(y))),
         [Positive(c)],
     ),
+    "square_roots_abs_over_a_root": lambda: one(
+        R.square_roots,
+        Eq(c**2 * (y**2 + 1) - a**2, 0),
+        Or(Eq(c, Abs(a) / sqrt(y**2 + 1)), Eq(c, -Abs(a) / sqrt(y**2 + 1))),
+        [Positive(c)],
+    ),
 }
+
+
+def test_roots_whose_square_is_not_the_value_are_refused() -> None:
+    result: Any = audit(CASES["square_roots_abs"]())
+    cert = certificate(result)
+    two = ["mul", ["num", "2"], ["abs", ["sym", "a", "r"]], ["abs", ["sym", "y", "r"]]]
+    x = ["sym", "c", "r"]
+    wrong = ["or", ["eq", x, two], ["eq", x, ["mul", ["num", "-1"], two]]]
+    cert["rhs"] = cert["steps"][0]["claim"] = cert["steps"][0]["forward"][0]["rhs"] = wrong
+    verdict = check_certificate(cert)
+    assert not verdict.ok
+    assert "roots" in str(verdict.refusal)
 
 
 @pytest.mark.parametrize("case", list(CASES))
