@@ -8,9 +8,9 @@ its statement, and per step the rule, the claim, and the rewrites the kernel mad
 too), each a subterm, its replacement and the facts it read (by their number). Theorems
 used as rules come along as ``lemmas``, certificates of their own.
 
-:func:`doubly_checked` is the one door every VERIFIED passes: the checker's verdict on
-the certificate of a kernel audit, or why no certificate could be written (a term the
-checker's language does not hold: then the verdict is not doubly checked).
+:func:`doubly_checked` is the checker's verdict on the certificate of a kernel audit, or
+why no certificate could be written (a term the checker's language does not hold: then
+the verdict is not doubly checked); :func:`word` says it in one word for a VERIFIED line.
 
 >>> from scaledattn.kernel import Derivation, E, Equation, Step, check, random_variables
 >>> from scaledattn.kernel import audit, rules
@@ -31,7 +31,7 @@ from sympy.core.function import AppliedUndef
 
 from scaledattn.checker import Verdict, check_certificate
 from scaledattn.checker.steps import FORMAT
-from scaledattn.errors import CannotCertify, CheckerAlarm
+from scaledattn.errors import CannotCertify
 from scaledattn.kernel import Audit, Equivalence, Instance, Theorem
 from scaledattn.kernel import assumptions as A  # noqa: N812
 from scaledattn.kernel import expr as X  # noqa: N812
@@ -271,13 +271,3 @@ def judge(derivation: Any, verdict: Verdict) -> str:
     if ours != (verdict.name, verdict.kind, verdict.statement, verdict.facts):
         return "refused: the certificate is not of this derivation's statement and assumptions"
     return "checked"
-
-
-def alarm(result: Audit) -> None:
-    """Raise CheckerAlarm when the kernel verified ``result`` and the checker refuses it."""
-    said = word(result)
-    if said.startswith("refused"):
-        raise CheckerAlarm(
-            f"the kernel accepts {result.derivation.name} but the checker refuses it"
-            f" ({said[9:]}); nothing is VERIFIED — please report"
-        )

@@ -149,7 +149,3 @@ class CaseTimeout(ScaledAttnError):
 
 class CannotCertify(ValueError):
     """A derivation holds a term or rule the certificate format does not write."""
-
-
-class CheckerAlarm(RuntimeError):
-    """The kernel accepted a derivation the independent checker refuses: a bug to report."""
