@@ -178,6 +178,7 @@ def test_contradictory_facts_and_types_are_refused() -> None:
     assert "two types" in refused(_excluded(["eq", ["sym", "x", "p"], ["sym", "x", "g"]]))
     # an index in an empty range
     assert "contradict" in refused(_delta_zero([["range", II, ["num", "0"]]], II))
+    assert "contradict" in refused(_delta_zero([["range", ["sym", "m", "gr"], N]], II))
     v = ["Var", ["rv", "X"]]
     assert "contradict" in refused(_delta_zero([["moment", v, ["num", "-1"]]], II))
     two = [["moment", ["E", ["rv", "X"]], ONE], ["moment", ["E", ["rv", "X"]], TWO]]
