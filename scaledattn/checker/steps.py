@@ -189,8 +189,8 @@ def _inconsistent(facts: tuple[Fact, ...], types: dict[str, str]) -> str | None:
         if f[0] == "distinct" and same(f[1], f[2]):
             return "a term is declared distinct from itself"
         lo = f[1] if f[0] == "range" and f[1][0] == "num" else num(1)
-        empty = lo[1] < 1 or (f[2][0] == "num" and f[2][1] < lo[1]) or negative(f[2], env)
-        if f[0] == "range" and (empty or negative(f[1], env)):
+        empty = f[0] == "range" and (lo[1] < 1 or negative(f[1], env) or negative(f[2], env))
+        if empty or (f[0] == "range" and f[2][0] == "num" and f[2][1] < lo[1]):
             return "an index is declared in an empty range"
         if f[0] == "moment":
             if f[1][0] == "Var" and negative(f[2], env):
