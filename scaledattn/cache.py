@@ -370,40 +370,21 @@ def _compute(module: Any, derivation: Any) -> Checked:
     )
 
 
-_SECOND: dict[tuple[int, int], tuple[Any, Checked, str]] = {}
-
-
 def second(derivation: Any, result: Checked) -> str:
     """The checker's word on a kernel verdict: "checked", "unread: why" or "refused: why".
 
     The certificate (computed now or kept) is checked by the checker, and its statement
-    must be the derivation's own: a kept record is trusted no further than that.
+    must be the derivation's own: a kept record is trusted no further than that. No
+    word is kept by identity (the certificate is a mutable dict): the checker keeps its
+    verdicts by the certificate's text.
     """
-    hit = _SECOND.get((id(derivation), id(result)))
-    if hit is not None and hit[0] is derivation and hit[1] is result:
-        return hit[2]
-    from scaledattn.certificate import term
+    from scaledattn.certificate import judge
     from scaledattn.checker import check_certificate
-    from scaledattn.checker.steps import NOT_YET
-    from scaledattn.kernel.expr import rebuild
 
     if result.certificate is None:
-        word = f"unread: {result.unwritten or 'no certificate'}"
-    else:
-        verdict = check_certificate(result.certificate)
-        st = derivation.statement
-        sides = [term(rebuild(st.lhs)), term(rebuild(st.rhs))]
-        cert = result.certificate
-        if verdict.refusal is not None:
-            reason = str(verdict.refusal)
-            unread = NOT_YET in reason or "axiom" in reason or bool(result.axioms)
-            word = f"unread: {reason}" if unread else f"refused: {reason}"
-        elif [cert.get("lhs"), cert.get("rhs")] != sides or cert.get("name") != derivation.name:
-            word = "refused: the certificate is not of this derivation's statement"
-        else:
-            word = "checked"
-    _SECOND[(id(derivation), id(result))] = (derivation, result, word)
-    return word
+        return f"unread: {result.unwritten or 'no certificate'}"
+    # the kept certificate must be of this derivation, assumptions included
+    return judge(derivation, check_certificate(result.certificate))
 
 
 def _known(module: Any, derivation: Any) -> Checked | None:

@@ -30,7 +30,7 @@ import sympy
 from sympy.core.function import AppliedUndef
 
 from scaledattn.checker import Verdict, check_certificate
-from scaledattn.checker.steps import FORMAT, NOT_YET
+from scaledattn.checker.steps import FORMAT
 from scaledattn.errors import CannotCertify
 from scaledattn.kernel import Audit, Equivalence, Instance, Theorem
 from scaledattn.kernel import assumptions as A  # noqa: N812
@@ -238,13 +238,36 @@ def word(result: Audit) -> str:
     found = ""
     if result.verified:
         double = doubly_checked(result)
-        if double.ok:
-            found = "checked"
-        elif double.verdict is None or NOT_YET in str(double.verdict.refusal):
-            found = f"unread: {double.unreadable or (double.verdict and double.verdict.refusal)}"
-        elif "axiom" in str(double.verdict.refusal) or (result.theorem and result.theorem.axioms):
-            found = f"unread: {double.verdict.refusal}"
+        if double.verdict is None:
+            found = f"unread: {double.unreadable}"
         else:
-            found = f"refused: {double.verdict.refusal}"
+            found = judge(result.derivation, double.verdict)
     _WORDS[id(result)] = (result, found)
     return found
+
+
+def judge(derivation: Any, verdict: Verdict) -> str:
+    """The word on a verdict: "checked", "unread: why" or "refused: why".
+
+    "checked" only when the certificate the checker accepted is of ``derivation`` itself
+    (its name, kind, sides and assumptions); a refusal is "unread" only when the checker
+    says so (never by what its text happens to hold).
+    """
+    if verdict.refusal is not None:
+        return f"{'unread' if verdict.refusal.unread else 'refused'}: {verdict.refusal}"
+    from scaledattn.checker.facts import read_fact
+    from scaledattn.checker.terms import read
+
+    st = derivation.statement
+    try:
+        ours = (
+            derivation.name,
+            "iff" if isinstance(st, Equivalence) else "calc",
+            (read(term(rebuild(st.lhs))), read(term(rebuild(st.rhs)))),
+            tuple(read_fact(fact(a)) for a in derivation.assumptions),
+        )
+    except Exception as err:  # the statement cannot be written: never doubly checked
+        return f"unread: the statement is not written in the checker's terms ({err})"
+    if ours != (verdict.name, verdict.kind, verdict.statement, verdict.facts):
+        return "refused: the certificate is not of this derivation's statement and assumptions"
+    return "checked"

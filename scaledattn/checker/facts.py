@@ -146,7 +146,7 @@ class Scope:
             (v, up) for v, up in self.ranges if v not in mine and not free_vars(up) & mine
         )
         if t[0] in ("sum", "cross"):
-            ranges += tuple((v, t[-1]) for v in mine)
+            ranges += tuple((v, t[-1]) for v in mine if not free_vars(t[-1]) & mine)
         limits = (self.limits - mine) | (mine if t[0] == "lim" else set())
         return Scope(self.bound | mine, distinct, ranges, frozenset(limits), self.varied)
 
@@ -222,7 +222,7 @@ def real(t: Term) -> bool:
         return bool(set("rping") & set(t[2]))
     if tag in ("add", "mul", "E", "Var", "Cov", "Std", "exp", "abs", "delta", "sum", "cross"):
         return all(
-            real(t[p]) for p in children(t) if not (tag in ("sum", "cross") and t[p] is t[-1])
+            real(t[p]) for p in children(t) if not (tag in ("sum", "cross") and p == len(t) - 1)
         )
     if tag == "pow":
         e, b = t[2], t[1]
@@ -241,8 +241,8 @@ def positive(t: Term, env: Env) -> bool:
         return "p" in t[2] or env.declared_positive(t)
     if tag == "exp":
         return real(t[1])
-    if tag == "softmax":
-        return True
+    if tag == "softmax":  # e^{sᵢ}/Σⱼ e^{sⱼ} over n ≥ 1 entries
+        return positive(t[3], env)
     if tag == "add":
         return all(nonnegative(a, env) for a in t[1:]) and any(positive(a, env) for a in t[1:])
     if tag == "mul":
@@ -259,8 +259,8 @@ def positive(t: Term, env: Env) -> bool:
             and real(t[1])
             and nonzero(t[1], env)
         )
-    if tag == "sum":
-        return positive(t[1], env.at(env.scope.enter(t)))
+    if tag == "sum":  # n ≥ 1 terms, each positive
+        return positive(t[3], env) and positive(t[1], env.at(env.scope.enter(t)))
     if tag == "log":
         return False
     return False

@@ -80,10 +80,17 @@ def _mono(m1: Mono, m2: Mono) -> Mono:
 
 def pmul(p: Poly, q: Poly, depth: int) -> Poly:
     """p·q, roots of a power reduced."""
+    if len(p) * len(q) > 20_000:
+        raise Unreadable("a product too large to multiply out")
     out: Poly = {}
     for m1, c1 in p.items():
         for m2, c2 in q.items():
-            out = padd(out, _fix(_mono(m1, m2), depth), c1 * c2)
+            for m, c in _fix(_mono(m1, m2), depth).items():
+                v = out.get(m, Fraction(0)) + c1 * c2 * c
+                if v:
+                    out[m] = v
+                else:
+                    out.pop(m, None)
     return out
 
 
@@ -120,11 +127,10 @@ def _iroot(n: int, q: int) -> tuple[int, int]:
             rest //= p**q
             f *= p
         p += 1
-    r = round(rest ** (1 / q))
-    for g in (r - 1, r, r + 1):
-        if g > 1 and g**q == rest:
-            return f * g, 1
-    return f, rest
+    g = 1 << (rest.bit_length() // q + 1)  # ⌊rest^(1/q)⌋ by Newton, in integers
+    while g > 1 and (h := ((q - 1) * g + rest // g ** (q - 1)) // q) < g:
+        g = h
+    return (f * g, 1) if g > 1 and g**q == rest else (f, rest)
 
 
 def _num_power(c: Fraction, e: Fraction) -> Poly:
@@ -180,6 +186,8 @@ def _exp(p: Poly) -> Poly:
 
 def ppow(p: Poly, e: Fraction, depth: int) -> Poly:
     """p^e for a number e."""
+    if abs(e.numerator) > 512 or e.denominator > 64 or (len(p) > 1 and abs(e) > 64):
+        raise Unreadable("an exponent beyond the checker's bounds")
     if e == 0:
         return const(Fraction(1))
     if not p:
@@ -361,7 +369,10 @@ def _linear_sum(t: Term, depth: int) -> Poly:
     count = pmul(n, padd(n, const(Fraction(-1))), depth) if cross else n
     out: Poly = {}
     for m, c in body.items():
-        inside = tuple((a, e) for a, e in m if set(mine) & free_vars(a) or is_random(a))
+        free = not any(set(mine) & free_vars(a) for a, _ in m)  # Σᵢ c = n·c, c random or not
+        inside = tuple(
+            (a, e) for a, e in m if not free and (set(mine) & free_vars(a) or is_random(a))
+        )
         outside = tuple((a, e) for a, e in m if (a, e) not in inside)
         part = nf(mono_term(outside, c), depth, True)
         if inside:

@@ -12,7 +12,15 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
-from scaledattn.checker.facts import Env, negative, nonnegative, nonzero, positive, schematic
+from scaledattn.checker.facts import (
+    Env,
+    defined,
+    negative,
+    nonnegative,
+    nonzero,
+    positive,
+    schematic,
+)
 from scaledattn.checker.normal import nf, prop_key, same, to_term
 from scaledattn.checker.terms import (
     Term,
@@ -286,7 +294,8 @@ def _deltas(t: Term) -> list[Term]:
 def _in_range(m: Term, top: Term, cited: tuple[int, ...], env: Env) -> bool:
     if m[0] == "num":
         v: Fraction = m[1]
-        return v.denominator == 1 and v >= 1 and (v == 1 or (top[0] == "num" and v <= top[1]))
+        within = (v == 1 and positive(top, env)) or (top[0] == "num" and v <= top[1])
+        return v.denominator == 1 and v >= 1 and within
     if m in env.scope.bound:
         return any(v == m and same(up, top) for v, up in env.scope.ranges)
     for n in cited:
@@ -466,10 +475,17 @@ def clear_denominator(
     """A = c ⇔ (a − c)·b = 0 for the cited denominator b > 0."""
     if lhs[0] != "eq" or rhs[0] != "eq" or len(by) != 1 or not positive(by[0], env):
         return "the rule multiplies an equation by a positive denominator"
-    diff = add(lhs[1], mul(num(-1), lhs[2]))
-    if not same(mul(diff, by[0]), add(rhs[1], mul(num(-1), rhs[2]))):
+    if defined(by[0], env):
+        return "the denominator may be undefined"
+    terms = [(s, x) for s, side in ((1, lhs[1]), (-1, lhs[2])) for x in _terms(side)]
+    times = add(*(mul(num(s), x, by[0]) for s, x in terms))  # each term's b·b⁻¹ cancels
+    if prop_key(("eq", times, num(0))) != prop_key(rhs):
         return "the replacement is not the equation times the denominator"
     return None
+
+
+def _terms(t: Term) -> tuple[Term, ...]:
+    return t[1:] if t[0] == "add" else (t,)
 
 
 def square_roots(lhs: Term, rhs: Term, cited: tuple[int, ...], env: Env) -> str | None:
@@ -494,9 +510,14 @@ def square_roots(lhs: Term, rhs: Term, cited: tuple[int, ...], env: Env) -> str 
     a, c = to_term(sq), to_term(rest)
     if x in free_vars(a) | free_vars(c) or not nonzero(a, env):
         return "a is not non-zero, or a or c depends on x"
-    root = power(mul(num(-1), c, power(a, -1)), HALF)
-    expected = ("or", ("eq", x, root), ("eq", x, mul(num(-1), root)))
-    return None if prop_key(expected) == prop_key(rhs) else "the roots are not ±√(−c/a)"
+    w = mul(num(-1), c, power(a, -1))
+    claimed = [d[2] for d in rhs[1:] if d[0] == "eq" and d[1] == x]
+    # ±√w, or ±R for R ≥ 0 by its form with R² ≡ w (then R = √w)
+    roots = [power(w, HALF)] + [r for r in claimed if same(power(r, 2), w) and nonnegative(r, env)]
+    for root in roots:
+        if prop_key(("or", ("eq", x, root), ("eq", x, mul(num(-1), root)))) == prop_key(rhs):
+            return None
+    return "the roots are not ±√(−c/a)"
 
 
 def exclude_by_sign(lhs: Term, rhs: Term, cited: tuple[int, ...], env: Env) -> str | None:

@@ -18,13 +18,34 @@ checked first; its instances are its sides, where the facts it read are declared
 
 from __future__ import annotations
 
+import json
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from scaledattn.checker.facts import BODIES, Env, Fact, Scope, defined, read_fact
-from scaledattn.checker.normal import nf, prop_key, same
+from scaledattn.checker.facts import (
+    BODIES,
+    Env,
+    Fact,
+    Scope,
+    defined,
+    negative,
+    read_fact,
+    schematic,
+)
+from scaledattn.checker.normal import canon, nf, prop_key, same
 from scaledattn.checker.schemas import ON_PROPOSITIONS, SCHEMAS
-from scaledattn.checker.terms import Term, Unreadable, children, free_vars, mul, read, remake
+from scaledattn.checker.terms import (
+    Term,
+    Unreadable,
+    children,
+    free_vars,
+    mul,
+    num,
+    read,
+    remake,
+    subst,
+)
 
 FORMAT = 1
 
@@ -37,6 +58,8 @@ class Refusal:
     step: int
     rule: str
     reason: str
+    #: Not a refusal of a claim: the checker does not read this yet (or an axiom).
+    unread: bool = False
 
     def __str__(self) -> str:
         where = f"step {self.step} ({self.rule})" if self.step else "the statement"
@@ -52,6 +75,8 @@ class Verdict:
     used: frozenset[int] = frozenset()
     facts: tuple[Fact, ...] = ()
     statement: tuple[Term, Term] | None = None
+    vectors: frozenset[str] = frozenset()
+    kind: str = ""
 
     @property
     def ok(self) -> bool:
@@ -73,6 +98,10 @@ class _Refused(Exception):
     pass
 
 
+class _Unread(_Refused):
+    pass
+
+
 def _read_instance(data: Any, nfacts: int) -> _Instance:
     if not isinstance(data, dict) or not {"lhs", "rhs"} <= set(data):
         raise Unreadable("an instance is a mapping with lhs and rhs")
@@ -84,10 +113,12 @@ def _read_instance(data: Any, nfacts: int) -> _Instance:
 
 
 def _valid(rule: str, inst: _Instance, env: Env, lemmas: dict[str, Verdict]) -> str | None:
-    memo_key = (env.scope.bound, env.scope.distinct)
+    sc = env.scope  # everything a schema may read at the position
+    memo_key = (sc.bound, sc.distinct, sc.ranges, sc.limits, sc.varied)
     if memo_key in inst.memo:
         return inst.memo[memo_key]
-    why = _schema(rule, inst, env, lemmas)
+    why = defined(inst.lhs, env)  # the lhs matched in normal form: sound where defined
+    why = why or _schema(rule, inst, env, lemmas)
     if why is None:
         why = defined(inst.rhs, env)
     if why is None:
@@ -108,6 +139,9 @@ def _schema(rule: str, inst: _Instance, env: Env, lemmas: dict[str, Verdict]) ->
             if not here:
                 return "a fact the theorem read is not declared (or not visible) here"
             env.used.add(here[0])
+        defs = {f for f in _defs(env.facts) if f[1] in lemma.vectors}
+        if not defs <= _defs(lemma.facts):  # a vector it leaves undefined is a free one
+            return "the theorem was checked under other definitions"
         lhs, rhs = lemma.statement
         if not (same(lhs, inst.lhs) and same(rhs, inst.rhs)):
             return "the instance is not the theorem's statement"
@@ -118,6 +152,55 @@ def _schema(rule: str, inst: _Instance, env: Env, lemmas: dict[str, Verdict]) ->
     if rule == "clear_denominator":
         return schema(inst.lhs, inst.rhs, inst.cited, env, inst.by)  # type: ignore[no-any-return]
     return schema(inst.lhs, inst.rhs, inst.cited, env)  # type: ignore[no-any-return]
+
+
+def _defs(facts: tuple[Fact, ...]) -> frozenset[Fact]:
+    return frozenset(f for f in facts if f[0] == "define")
+
+
+_SYM = re.compile(r'\["sym", "((?:[^"\\]|\\.)*)", "([a-z]*)"\]')
+_VEC = re.compile(r'\["(?:entry|softmax|define)", "((?:[^"\\]|\\.)*)"')
+
+
+def _symbols(text: str) -> tuple[dict[str, str], frozenset[str]]:
+    """Each symbol's name in a certificate's text with its type (one only); the vectors."""
+    types: dict[str, str] = {}
+    for name, letters in _SYM.findall(text):
+        typed = "".join(sorted(set(letters)))
+        if types.setdefault(name, typed) != typed:
+            raise _Refused(f"the symbol {json.loads(chr(34) + name + chr(34))} has two types")
+    return types, frozenset(json.loads(f'"{v}"') for v in _VEC.findall(text))
+
+
+def _inconsistent(facts: tuple[Fact, ...], types: dict[str, str]) -> str | None:
+    """Why the declared facts and types contradict each other or the checker's signs."""
+    env = Env(facts)
+    if any("g" in t and set("pn") & set(t) for t in types.values()):
+        return "a symbol is typed both negative and not"
+    defs = [f[1] for f in facts if f[0] == "define"]
+    if len(set(defs)) < len(defs):
+        return "a vector is defined twice"
+    values: dict[Term, Any] = {}
+    for f in facts:
+        if f[0] == "define" and f[1] in env.vectors(f):
+            return "a vector is defined through itself"
+        if f[0] == "positive" and "g" in f[1][2]:
+            return "a negative symbol is declared positive"
+        if f[0] == "distinct" and same(f[1], f[2]):
+            return "a term is declared distinct from itself"
+        lo = f[1] if f[0] == "range" and f[1][0] == "num" else num(1)
+        empty = f[0] == "range" and (lo[1] < 1 or negative(f[1], env) or negative(f[2], env))
+        if empty or (f[0] == "range" and f[2][0] == "num" and f[2][1] < lo[1]):
+            return "an index is declared in an empty range"
+        if f[0] == "moment":
+            if f[1][0] == "Var" and negative(f[2], env):
+                return "a variance is declared negative"
+            order = sorted(schematic(f), key=lambda v: repr(f[1]).index(repr(v)))
+            ren = {v: ("bv", -1 - n) for n, v in enumerate(order)}  # E[qᵢ] and E[qⱼ] alike
+            lhs, value = canon(subst(f[1], ren)), canon(subst(f[2], ren))
+            if values.setdefault(lhs, value) != value:
+                return "a moment is declared with two values"
+    return None
 
 
 def _matches(t: Term, lhs: Term) -> bool:
@@ -232,22 +315,28 @@ def _unread(cert: Any) -> str | None:
 
 #: Verdicts already given, by name, with the certificate they were given on: an equal
 #: certificate (a lemma cited again) gets the same verdict without a second check.
-_DONE: dict[str, tuple[Any, Verdict]] = {}
+_DONE: dict[str, Verdict] = {}
 
 
-def check_certificate(cert: Any, lemmas: dict[str, Verdict] | None = None) -> Verdict:
+def check_certificate(
+    cert: Any, lemmas: dict[str, Verdict] | None = None, depth: int = 0
+) -> Verdict:
     """The checker's verdict on a certificate (its lemmas checked first)."""
     name = str(cert.get("name", "?")) if isinstance(cert, dict) else "?"
-    done = _DONE.get(name)
-    if done is not None and done[0] == cert and not lemmas:
-        return done[1]
-    verdict = _check(cert, lemmas)
+    try:  # the text itself is kept, never the (mutable) object handed over
+        text = json.dumps(cert, sort_keys=True, allow_nan=False)
+    except (TypeError, ValueError, RecursionError) as err:
+        return Verdict(name, Refusal(name, 0, "", f"cannot read the certificate: {err}"))
+    done = _DONE.get(text)
+    if done is not None and not lemmas:
+        return done
+    verdict = _check(json.loads(text), lemmas, depth, text)
     if not lemmas:
-        _DONE[name] = (cert, verdict)
+        _DONE[text] = verdict
     return verdict
 
 
-def _check(cert: Any, lemmas: dict[str, Verdict] | None) -> Verdict:
+def _check(cert: Any, lemmas: dict[str, Verdict] | None, depth: int, text: str) -> Verdict:
     name = str(cert.get("name", "?")) if isinstance(cert, dict) else "?"
     known: dict[str, Verdict] = dict(lemmas or {})
     step, rule = 0, ""
@@ -256,19 +345,24 @@ def _check(cert: Any, lemmas: dict[str, Verdict] | None) -> Verdict:
             raise Unreadable(f"not a certificate of format {FORMAT}")
         unread = _unread(cert)
         if unread:
-            raise _Refused(unread)
+            raise _Unread(unread)
         for sub in cert.get("lemmas", ()):
+            if depth > 20 or not isinstance(sub, dict):
+                raise Unreadable("a lemma is a certificate, nested at most 20 deep")
             if str(sub.get("name")) not in known:
-                verdict = check_certificate(sub)
-                if not verdict.ok:
-                    return Verdict(
-                        name, Refusal(name, 0, "", f"its lemma is refused: {verdict.refusal}")
-                    )
+                verdict = check_certificate(sub, None, depth + 1)
+                if verdict.refusal is not None:
+                    said = f"its lemma is refused: {verdict.refusal}"
+                    return Verdict(name, Refusal(name, 0, "", said, verdict.refusal.unread))
                 known[verdict.name] = verdict
         kind = cert["kind"]
         if kind not in ("calc", "iff"):
             raise Unreadable("a certificate's kind is calc or iff")
         facts = tuple(read_fact(f) for f in cert["facts"])
+        types, vectors = _symbols(text)
+        contradiction = _inconsistent(facts, types)
+        if contradiction:
+            raise _Refused(f"the facts contradict each other: {contradiction}")
         env = Env(facts, Scope())
         lhs, rhs = read(cert["lhs"]), read(cert["rhs"])
         prev = lhs
@@ -281,7 +375,7 @@ def _check(cert: Any, lemmas: dict[str, Verdict] | None) -> Verdict:
         for step, data in enumerate(steps, start=1):  # noqa: B007 - read by the refusal
             rule = str(data["rule"])
             if rule.startswith("axiom:"):
-                raise _Refused("an axiom is taken on trust: the checker does not check it")
+                raise _Unread("an axiom is taken on trust: the checker does not check it")
             claim = read(data["claim"])
             why = _defined(kind, claim, env)
             if why:
@@ -301,10 +395,10 @@ def _check(cert: Any, lemmas: dict[str, Verdict] | None) -> Verdict:
         if not _equal(kind, prev, rhs):
             raise _Refused("the chain does not end at the statement's right side")
     except _Refused as err:
-        return Verdict(name, Refusal(name, step, rule, str(err)))
-    except (Unreadable, KeyError, TypeError, ValueError, RecursionError) as err:
+        return Verdict(name, Refusal(name, step, rule, str(err), isinstance(err, _Unread)))
+    except Exception as err:  # whatever the data, a refusal (never a crash)
         kind_of = "" if isinstance(err, Unreadable) else f"{type(err).__name__}: "
         return Verdict(
             name, Refusal(name, step, rule, f"cannot read the certificate: {kind_of}{err}")
         )
-    return Verdict(name, None, frozenset(env.used), facts, (lhs, rhs))
+    return Verdict(name, None, frozenset(env.used), facts, (lhs, rhs), vectors, kind)

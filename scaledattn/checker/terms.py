@@ -136,7 +136,9 @@ def subst(t: Term, mapping: dict[Term, Term]) -> Term:
                 if t[0] == "lim":  # never renamed: a definition may name its λ
                     raise Unreadable("a substitution would capture a limit's variable")
                 fresh = {v: ("tmp", next(_FRESH)) for v in mine & values}
-                renamed = [fresh.get(x, x) if x in mine else x for x in t]
+                renamed = list(t)  # the binder's own positions, never its upper bound
+                for at in range(2, 2 + len(mine)):
+                    renamed[at] = fresh.get(t[at], t[at])
                 renamed[1] = subst(t[1], fresh)
                 return subst(tuple(renamed), mapping)
             args.append(subst(t[pos], inner))
@@ -156,7 +158,7 @@ def is_random(t: Term) -> bool:
 
 
 def _read_number(text: Any) -> Fraction:
-    if not isinstance(text, str) or not text or len(text) > 200:
+    if not isinstance(text, str) or not text or len(text) > 100:
         raise Unreadable(f"a number is written p or p/q, got {text!r}")
     head, _, tail = text.partition("/")
     for part in (head.lstrip("-"), tail) if tail else (head.lstrip("-"),):
@@ -202,4 +204,18 @@ def read(data: Any, depth: int = 0) -> Term:
             raise Unreadable("a sum binds an integer symbol, a limit a real one")
     if term[0] == "cross" and term[2] == term[3]:
         raise Unreadable("the two indices of a cross sum differ")
+    if term[0] in ("sum", "cross") and not counts(term[-1]):
+        raise Unreadable("a sum runs up to a non-negative integer by its form")
     return term
+
+
+def counts(t: Term) -> bool:
+    """Whether ``t`` is a non-negative integer by its form (a sum's upper bound)."""
+    if t[0] == "num":
+        return bool(t[1].denominator == 1 and t[1] >= 0)
+    if t[0] == "sym":
+        return "i" in t[2] and bool(set("np") & set(t[2])) and "g" not in t[2]
+    if t[0] in ("add", "mul"):
+        return all(counts(a) for a in t[1:])
+    e = t[2] if t[0] == "pow" else ("num", Fraction(-1))
+    return e[0] == "num" and e[1].denominator == 1 and e[1] >= 0 and counts(t[1])

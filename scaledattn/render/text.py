@@ -142,7 +142,7 @@ def verdict_line(audit: Audit) -> str:
         if said == "checked":
             return line + "; VERIFIED (kernel + checker)"
         if said.startswith("refused"):
-            return line + f"; the checker does not confirm it (kernel only): {said[9:]}"
+            return line + f"; refused by the checker, not confirmed (kernel only): {said[9:]}"
         return line + ("; not read by the checker yet (kernel only)" if said else "")
     first = audit.errors[0]
     where = f"step {first.step}" if first.step else "statement"
