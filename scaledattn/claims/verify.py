@@ -75,7 +75,7 @@ from scaledattn.claims.theorems import limit, proved
 from scaledattn.derive import audit_of
 from scaledattn.errors import InvalidArgument, Undecided, Undefined
 from scaledattn.gate import NO_MODEL, model_line, model_of
-from scaledattn.kernel import Assumption, Moment, Positive, Std, Var, same
+from scaledattn.kernel import Assumption, Equation, Moment, Positive, Std, Var, same
 from scaledattn.kernel.expr import is_random, rebuild
 from scaledattn.kernel.rules import prop_key
 from scaledattn.numeric.semantics import check_world, truth, value
@@ -108,6 +108,8 @@ def verify(
         raise completed(claim, assume, refusal, verify) from None
     try:
         setup = prepare(parsed, [parse_assumption(a) for a in assume])
+        if parsed.kind == "theorem":
+            _cite(setup, parsed.name)
         context = ClaimContext(setup, seed, dict(trials or {}))
         problem = inconsistency(setup.assumptions, context.defined, setup.scope.constants)
         if problem:
@@ -211,6 +213,23 @@ def _result(
 
 def _frozen(test: Mapping[str, Any]) -> tuple[tuple[str, Any], ...]:
     return tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in test.items())
+
+
+def _cite(setup: Setup, name: str) -> None:
+    """Put a cited theorem's own assumptions in force beside the user's, and its sides.
+
+    ``theorem(NAME)`` holds under NAME's assumptions only: the gate must find a model of
+    those and of the user's lines together (``Cov(X, Y) = 1`` against the theorem's
+    independent(X, Y) leaves no model: no verdict), and the header names them.
+    """
+    theorem, _, _ = proved(name)
+    if theorem is None:
+        return
+    for assumption in theorem.derivation.assumptions:
+        setup.add(assumption, note=f" (assumed by {name})")
+    statement = theorem.statement
+    if not setup.sides and isinstance(statement, Equation):
+        setup.sides = [rebuild(statement.lhs), rebuild(statement.rhs)]
 
 
 def _theorem(name: str) -> Outcome:
