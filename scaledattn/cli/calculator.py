@@ -100,6 +100,10 @@ def cmd_quantity(args: argparse.Namespace) -> int:
 
     setting = setting_of(args)
     result = answer(args.quantity, setting)
+    from scaledattn.gate import check_steps
+
+    for derivation in result.derivations:  # the gate: each step true on models (else exit 70)
+        check_steps(derivation)
     if args.format == "json":
         print(to_json(answer_json(result)))
         return 0

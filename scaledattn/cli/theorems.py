@@ -109,12 +109,20 @@ def cmd_derive(args: argparse.Namespace) -> int:
         from scaledattn.render.proof import proof_document
 
         result = audit_of(derivation)
+        if result.verified:  # the gate, as below
+            from scaledattn.gate import check_steps
+
+            check_steps(result.derivation)
         print(proof_document(result), end="")
         return _exit(result.verified, bool(result.theorem and result.theorem.axioms))
     module = next(
         (m for m in theorem_modules() if any(d is derivation for d in m.derivations)), None
     )
     text, verified, axioms = rendered(module, derivation, args.format)
+    if verified:  # the gate: each step true on models of its context (else exit 70)
+        from scaledattn.gate import check_steps
+
+        check_steps(derivation)
     print(text)
     kept = store()
     if kept is not None:

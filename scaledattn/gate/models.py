@@ -36,6 +36,7 @@ import sympy
 from sympy import Symbol
 
 from scaledattn.kernel.assumptions import Assumption
+from scaledattn.kernel.expr import DotProduct, IndexSum
 from scaledattn.numeric.semantics import World, agree, check_world
 from scaledattn.numeric.semantics import show as show_number
 from scaledattn.numeric.worlds import TOO_LARGE, RandomChooser, draw_world
@@ -71,7 +72,8 @@ def model_of(
     too large to enumerate (q·k at dₖ = 64), the world is drawn for the assumptions
     alone (their schematic facts read at a small dimension).
     """
-    world = _search(terms, assumptions, defined, fixed, seed, tries)
+    large = too_large(terms)
+    world = None if large else _search(terms, assumptions, defined, fixed, seed, tries)
     if world is None and (terms or defined):
         # The terms' own atoms (or a law too large) stood in the way: a model of the
         # assumptions alone, with the definitions they name (another definition is a
@@ -104,6 +106,25 @@ def _search(
         if why == TOO_LARGE:
             return None
     return None
+
+
+#: A numeric dimension above this makes a law too large to enumerate (2 atoms of 2 points
+#: each per index: 2^(2·6) outcomes is past the drawer's 64), so no world is drawn for it.
+MAX_NUMERIC_DIMENSION = 6
+
+
+def too_large(terms: Sequence[Any]) -> bool:
+    """Whether a term names a numeric dimension above :data:`MAX_NUMERIC_DIMENSION`."""
+    for term in terms:
+        if not isinstance(term, sympy.Basic):
+            continue
+        for node in sympy.preorder_traversal(term):
+            sizes = [getattr(node, "dim", None), getattr(node, "upper", None)]
+            if isinstance(node, (DotProduct, IndexSum)) and any(
+                isinstance(x, sympy.Integer) and x > MAX_NUMERIC_DIMENSION for x in sizes
+            ):
+                return True
+    return False
 
 
 def _parts(a: Assumption) -> list[Any]:

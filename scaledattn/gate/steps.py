@@ -13,9 +13,11 @@ the model, and the verdict is withheld (exit 70, "please report"). The semantics
 no code with the rules, so a hole in a rule does not hide behind the same mistake in its
 judge.
 
-A side the semantics cannot evaluate in a model (a limit that has not converged, an
-index beyond its vector) says nothing; a side undefined where the other is defined is
-not an alarm either (the kernel's definedness conditions are its own business).
+A chain naming a numeric dimension above 6 (q·k of dimension 64) is not evaluated: its
+law has too many outcomes to enumerate. A side the semantics cannot evaluate in a model
+(a limit that has not converged, an index beyond its vector) says nothing; a side
+undefined where the other is defined is not an alarm either (the kernel's definedness
+conditions are its own business).
 
 Examples
 --------
@@ -39,11 +41,11 @@ from typing import Any
 from sympy.logic.boolalg import Boolean
 
 from scaledattn.errors import SoundnessAlarm
-from scaledattn.gate.models import describe
+from scaledattn.gate.models import describe, too_large
 from scaledattn.kernel import Derivation
 from scaledattn.numeric.semantics import World, compare, meaning, value
 from scaledattn.numeric.semantics import show as show_number
-from scaledattn.numeric.worlds import Chooser, draw_world
+from scaledattn.numeric.worlds import TOO_LARGE, Chooser, draw_world
 
 __all__ = ["STEP_WORLDS", "EdgeChooser", "check_steps", "step_alarm"]
 
@@ -81,8 +83,10 @@ def _worlds(terms: Sequence[Any], derivation: Derivation, seed: int) -> list[Wor
         chooser = choosers[draws] if draws < len(choosers) else EdgeChooser("random", rng)
         draws += 1
         try:
-            world, _why = draw_world(terms, derivation.assumptions, chooser, shrink=True)
+            world, why = draw_world(terms, derivation.assumptions, chooser, shrink=True)
         except (TypeError, ValueError, ArithmeticError, RecursionError):
+            return found
+        if why == TOO_LARGE:  # a numeric dimension past what the semantics enumerates
             return found
         if world is not None and all(world != w for w in found):
             found.append(world)
@@ -101,7 +105,7 @@ def step_alarm(derivation: Derivation, *, seed: int = 0) -> str:
     """'' when every step agrees on the models drawn; else the alarm's text (step, model)."""
     chain = _chain(derivation)
     terms = [t for t in chain if not isinstance(t, Boolean)]
-    if len(chain) < 2:
+    if len(chain) < 2 or too_large(terms):  # no law small enough to enumerate: not judged
         return ""
     for world in _worlds(terms, derivation, seed):
         meanings = [meaning(t, world) for t in chain]  # each term once per world
