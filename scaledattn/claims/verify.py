@@ -145,14 +145,16 @@ def verify(
 def _gated(
     outcomes: list[Outcome], setup: Setup, context: ClaimContext
 ) -> tuple[list[Outcome], list[Evidence]]:
-    """A VERIFIED or REFUTED only with a model of every assumption in force (the gate).
+    """No verdict but UNDECIDED without a model of every assumption in force (the gate).
 
-    The model is drawn for the claim's random terms and moments (a claim about numbers
-    alone needs one of the assumptions only) and checked by the semantics; none found
-    leaves the claim UNDECIDED.
+    VERIFIED, REFUTED, COMPUTED and CONSISTENT alike: a computation or a test under
+    assumptions no model satisfies is as vacuous as a proof (``Var(X**2) < 0`` from
+    E[X⁴] = 0 and E[X²] = 1). The model is drawn for the claim's random terms and
+    moments (a claim about numbers alone needs one of the assumptions only) and checked
+    by the semantics; none found leaves the claim UNDECIDED.
     """
     verdict = Verdict.combine(o.verdict for o in outcomes)
-    if verdict not in (Verdict.VERIFIED, Verdict.REFUTED):
+    if verdict is Verdict.UNDECIDED:
         return outcomes, []
     flat = [x for v in setup.sides for x in (v if isinstance(v, tuple) else (v,))]
     terms = [x for x in flat if has_moments(x) or is_random(x)]
