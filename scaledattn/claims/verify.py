@@ -596,6 +596,9 @@ class ClaimContext(Comparisons):
 
         The oracle draws models with the values fixed and checks every assumption and the
         symbols' signs on each; so a variance is never tried negative, nor E[X²] below E[X]².
+        A trial value is admitted only in a world that keeps it and that the semantics
+        confirms is a model (never one the drawer gave another value, nor a law too
+        large to check).
         """
         terms = list(at)
         try:
@@ -603,10 +606,17 @@ class ClaimContext(Comparisons):
         except (TypeError, ValueError):
             return True  # an irrational trial value: no model is drawn, the sign rules stand
         chooser = RandomChooser(self.seed)
+        assumptions = tuple(self.setup.assumptions)
         for _ in range(WITNESS_TRIES):
-            world, why = draw_world(terms, tuple(self.setup.assumptions), chooser, fixed=fixed)
-            if world is not None or why == TOO_LARGE:
-                return True  # a model, or too many outcomes to look: not ruled out
+            world, why = draw_world(terms, assumptions, chooser, fixed=fixed)
+            if why == TOO_LARGE:
+                return False  # no model can be checked at these values: not a trial value
+            if (
+                world is not None
+                and all(world.values.get(s) == v for s, v in fixed.items())
+                and check_world(world, assumptions) == ""
+            ):
+                return True  # a model with exactly these values, each assumption checked
         return False
 
     def also_possible(self, left: Any, others: Sequence[Any]) -> str | None:

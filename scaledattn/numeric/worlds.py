@@ -429,7 +429,7 @@ def _draw_at(
     if outcomes is None:
         return None, TOO_LARGE
     world.outcomes = outcomes
-    _solve_named_moments(assumptions, world)
+    _solve_named_moments(assumptions, world, keep=frozenset(fixed))
     problem = check_world(world, tuple(assumptions))
     if problem:
         return None, problem
@@ -537,13 +537,19 @@ def _copy_declared(
             forms[atom] = {twin: Fraction(1)}
 
 
-def _solve_named_moments(assumptions: Sequence[Assumption], world: World) -> None:
-    """A moment whose value is a lone constant (Cov(X, Y) = ρ) gives that constant's value."""
+def _solve_named_moments(
+    assumptions: Sequence[Assumption], world: World, keep: frozenset[Symbol] = frozenset()
+) -> None:
+    """A moment whose value is a lone constant (Cov(X, Y) = ρ) gives that constant's value.
+
+    A constant in ``keep`` (a value the caller fixed, such as a trial value) is never
+    overwritten: the check of the world then says honestly whether the value fits.
+    """
     for a in assumptions:
         if not isinstance(a, Moment) or not isinstance(a.value, Symbol):
             continue
         s = a.value
-        if s.is_integer or isinstance(s, RandomVariable):
+        if s.is_integer or isinstance(s, RandomVariable) or s in keep:
             continue
         schematic = sorted(
             {c.index for c in a.lhs.atoms(Component) if isinstance(c.index, Symbol)}
