@@ -74,7 +74,7 @@ from scaledattn.claims.terms import Value, has_moments
 from scaledattn.claims.theorems import limit, proved
 from scaledattn.derive import audit_of
 from scaledattn.errors import InvalidArgument, Undecided, Undefined
-from scaledattn.gate import NO_MODEL, model_line, model_of
+from scaledattn.gate import NO_MODEL, model_found, model_line
 from scaledattn.kernel import Assumption, Equation, Moment, Positive, Std, Var, same
 from scaledattn.kernel.expr import is_random, rebuild
 from scaledattn.kernel.rules import prop_key
@@ -160,14 +160,14 @@ def _gated(
     terms = [x for x in flat if has_moments(x) or is_random(x)]
     if not (terms or setup.assumptions):
         return outcomes, []  # numbers alone: nothing to model
-    world = model_of(terms, setup.assumptions, defined=context.defined, seed=context.seed)
+    world, alone = model_found(terms, setup.assumptions, defined=context.defined, seed=context.seed)
     if world is None:
         reason = (
             f"{NO_MODEL} (the search draws small finite laws and checks each assumption"
             " on them), so the verdict is withheld"
         )
         return [Outcome(Verdict.UNDECIDED, reason=reason)], []
-    return outcomes, [Evidence("model", model_line(world, setup.assumptions))]
+    return outcomes, [Evidence("model", model_line(world, setup.assumptions, alone))]
 
 
 def _result(

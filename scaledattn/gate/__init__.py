@@ -13,6 +13,7 @@ from scaledattn.gate.models import (
     NO_MODEL,
     confirmed_counterexample,
     describe,
+    model_found,
     model_line,
     model_of,
 )
@@ -23,6 +24,7 @@ __all__ = [
     "check_steps",
     "confirmed_counterexample",
     "describe",
+    "model_found",
     "model_line",
     "model_of",
     "step_alarm",

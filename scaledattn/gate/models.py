@@ -46,6 +46,7 @@ __all__ = [
     "NO_MODEL",
     "confirmed_counterexample",
     "describe",
+    "model_found",
     "model_line",
     "model_of",
 ]
@@ -72,6 +73,25 @@ def model_of(
     too large to enumerate (q·k at dₖ = 64), the world is drawn for the assumptions
     alone (their schematic facts read at a small dimension).
     """
+    found = model_found(terms, assumptions, defined=defined, fixed=fixed, seed=seed, tries=tries)
+    return found[0]
+
+
+def model_found(
+    terms: Sequence[Any],
+    assumptions: Sequence[Assumption],
+    *,
+    defined: Mapping[str, Any] | None = None,
+    fixed: Mapping[Symbol, Fraction] | None = None,
+    seed: int = 0,
+    tries: int = MODEL_TRIES,
+) -> tuple[World | None, bool]:
+    """(:func:`model_of`'s world, whether it is a model of the assumptions alone).
+
+    True when the terms' law could not be drawn (too large, or their atoms stood in the
+    way) and the world gives no values to the terms: its line must say so
+    (:func:`model_line` with ``alone``), never that it is a model at the claim's values.
+    """
     large = too_large(terms)
     world = None if large else _search(terms, assumptions, defined, fixed, seed, tries)
     if world is None and (terms or defined):
@@ -80,8 +100,9 @@ def model_of(
         # function of the atoms, true in every model).
         named = {str(s) for a in assumptions for p in _parts(a) for s in _atoms(p)}
         used = {n: e for n, e in (defined or {}).items() if n in named}
-        world = _search((), assumptions, used, fixed, seed, tries // 2)
-    return world
+        alone = _search((), assumptions, used, fixed, seed, tries // 2)
+        return alone, alone is not None and bool(terms)
+    return world, False
 
 
 def _search(
@@ -170,12 +191,22 @@ def describe(world: World, hide: Set[Symbol] = frozenset()) -> str:
 MAX_ATOMS_SHOWN = 4
 
 
-def model_line(world: World, assumptions: Sequence[Assumption] = ()) -> str:
+def model_line(world: World, assumptions: Sequence[Assumption] = (), alone: bool = False) -> str:
     """The rendering's line: ``a model of the assumptions: … (each assumption checked on it)``.
 
-    The schematic indices of ``assumptions`` (the i of E[qᵢ] = 0) are not shown.
+    The schematic indices of ``assumptions`` (the i of E[qᵢ] = 0) are not shown. With
+    ``alone`` (:func:`model_found`), the world is one of the assumptions' symbolic
+    statements read at a small dimension, not at the claim's own values (dₖ = 64 is too
+    large to enumerate): the line says so.
     """
     hide = {i for a in assumptions for i in getattr(a, "indices", ())}
+    if alone:
+        return (
+            "a model of the assumptions as stated symbolically, read at a small dimension"
+            " (the claim's own law is too large to enumerate, so its values, such as a"
+            f" given dₖ, are not those of this model): {describe(world, hide)}"
+            " (each assumption checked on it at that dimension)"
+        )
     return f"a model of the assumptions: {describe(world, hide)} (each assumption checked on it)"
 
 

@@ -29,7 +29,7 @@ from scaledattn.claims.automation import key
 from scaledattn.claims.consistency import inconsistency, kept_defaults
 from scaledattn.derive import audit_of
 from scaledattn.errors import ProofFileError
-from scaledattn.gate import NO_MODEL, check_steps, model_line, model_of
+from scaledattn.gate import NO_MODEL, check_steps, model_found, model_line
 from scaledattn.kernel import (
     RULES,
     Assumption,
@@ -320,11 +320,12 @@ class Checker:
             verdict.withheld = f"the assumptions are inconsistent ({problem})"
         elif not self.bare:  # the library's lemmas have models (tests/gate/test_steps.py)
             terms = [statement.lhs, statement.rhs, start, *(s.claim for s in block.steps)]
-            world = model_of([t for t in terms if not isinstance(t, Boolean)], assumptions)
+            drawn = [t for t in terms if not isinstance(t, Boolean)]
+            world, alone = model_found(drawn, assumptions)
             if world is None:
                 verdict.withheld = NO_MODEL
             else:
-                verdict.model = model_line(world, assumptions)
+                verdict.model = model_line(world, assumptions, alone)
         if key(start) != key(statement.lhs):
             verdict.problems.append(
                 "the chain does not start at the statement's left side"
