@@ -194,7 +194,12 @@ def _by_content(derivation: Derivation) -> bool:
 
 
 def audit_of(derivation: Derivation) -> Audit:
-    """The kernel's audit of ``derivation`` (cached per derivation object, and by content)."""
+    """The kernel's audit of ``derivation`` (cached per derivation object, and by content).
+
+    ``Audit.verified`` is the kernel's word on the steps only; the renderers and
+    :func:`run` print VERIFIED only when the gate also finds a model of the assumptions
+    (:func:`scaledattn.gate.withheld`), else UNDECIDED.
+    """
     cached = _AUDITS.get(id(derivation))
     if cached is not None and cached[0] is derivation:
         return cached[1]
@@ -218,8 +223,15 @@ def prove(derivation: Derivation) -> Theorem:
 
 
 def run(derivations: Sequence[Derivation], fmt: str = "text") -> int:
-    """Print each derivation and a verdict; 0 if all verified, 1 otherwise (for scripts)."""
-    failed = []
+    """Print each derivation and a verdict: 0 all verified, 1 one rejected, 3 one undecided.
+
+    Undecided: the kernel accepted it, but no model of its assumptions was found
+    (:func:`scaledattn.gate.withheld`); ``Audit.verified`` alone is the kernel's word on
+    the steps, not a verdict.
+    """
+    from scaledattn.gate import withheld
+
+    failed, undecided = [], []
     for n, d in enumerate(derivations):
         result = audit_of(d)
         if n:
@@ -227,9 +239,14 @@ def run(derivations: Sequence[Derivation], fmt: str = "text") -> int:
         print(render(result, fmt))
         if not result.verified:
             failed.append(d.name)
+        elif withheld(result):
+            undecided.append(d.name)
     print()
     if failed:
         print(f"Verdict: REJECTED — {', '.join(failed)}", file=sys.stdout)
         return 1
+    if undecided:
+        print(f"Verdict: UNDECIDED — no model of the assumptions of {', '.join(undecided)}")
+        return 3
     print(f"Verdict: VERIFIED — all {len(derivations)} derivations checked by the kernel")
     return 0

@@ -16,6 +16,7 @@ from scaledattn.gate.models import (
     model_found,
     model_line,
     model_of,
+    withheld,
 )
 from scaledattn.gate.steps import check_steps, step_alarm
 
@@ -28,4 +29,5 @@ __all__ = [
     "model_line",
     "model_of",
     "step_alarm",
+    "withheld",
 ]

@@ -49,6 +49,7 @@ __all__ = [
     "model_found",
     "model_line",
     "model_of",
+    "withheld",
 ]
 
 #: Worlds drawn (each checked by the semantics) before the search gives up.
@@ -217,3 +218,35 @@ def confirmed_counterexample(
     if world is None or check_world(world, tuple(assumptions)):
         return False
     return agree(sympy.sympify(lhs), sympy.sympify(rhs), world) == "differ"
+
+
+_WITHHELD: dict[int, tuple[Any, str]] = {}
+
+
+def withheld(audit: Any) -> str:
+    """Why the kernel's acceptance of ``audit`` is no verdict: "" when it stands.
+
+    The kernel checks steps, not contexts: from assumptions no model satisfies
+    (E[2X] = 3 and E[X] = 1) it accepts 3 = 2. A renderer asks this before it prints
+    VERIFIED: an accepted derivation whose declared assumptions have no model found
+    here is UNDECIDED. "" for a rejected derivation, or one with no assumptions.
+    """
+    if audit.theorem is None or not audit.derivation.assumptions:
+        return ""
+    cached = _WITHHELD.get(id(audit))
+    if cached is not None and cached[0] is audit:
+        return cached[1]
+    d = audit.derivation
+    statement = d.statement
+    terms = [
+        t
+        for t in (getattr(statement, "lhs", None), getattr(statement, "rhs", None))
+        if isinstance(t, sympy.Expr)
+    ]
+    try:
+        world = model_of(terms, d.assumptions)
+    except Exception:  # a context the drawer cannot read: no model found
+        world = None
+    reason = "" if world is not None else NO_MODEL
+    _WITHHELD[id(audit)] = (audit, reason)
+    return reason

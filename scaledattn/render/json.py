@@ -24,15 +24,19 @@ def audit_json(audit: Audit) -> dict[str, Any]:
     ``certificate`` holds the same derivation (and the theorems it cites) in the proof
     format, which ``scaledattn check-proof`` reads back and re-checks.
     """
+    from scaledattn.gate import withheld  # the gate: no verified without a model
+
     d = audit.derivation
     lhs, relation, rhs = statement_parts(d.statement)
     used = audit.theorem.used if audit.theorem is not None else frozenset()
+    undecided = withheld(audit)
     return {
         "theorem": d.name,
         "title": d.title,
         "statement": f"{sympy_string(lhs)} {relation} {sympy_string(rhs)}",
         "statement_latex": statement_tex(audit),
-        "verified": audit.verified,
+        "verified": audit.verified and not undecided,
+        "undecided": undecided,
         "assumptions": [str(a) for a in d.assumptions],
         "assumptions_used": [str(a) for a in d.assumptions if a in used],
         "carried_by_symbols": list(carried_assumptions(d)),

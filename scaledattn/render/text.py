@@ -133,9 +133,22 @@ def plural(n: int, noun: str) -> str:
 
 
 def verdict_line(audit: Audit) -> str:
-    """One line: VERIFIED or REJECTED, with the count of steps and the assumptions used."""
+    """One line: VERIFIED or REJECTED, with the count of steps and the assumptions used.
+
+    An accepted derivation whose assumptions have no model the gate finds
+    (:func:`scaledattn.gate.withheld`) is UNDECIDED instead: ``Audit.verified`` is the
+    kernel's word on the steps, not a verdict.
+    """
     d = audit.derivation
     if audit.theorem is not None:
+        from scaledattn.gate import withheld  # the gate: no VERIFIED without a model
+
+        reason = withheld(audit)
+        if reason:
+            return (
+                f"UNDECIDED {d.name}: the kernel accepted its {plural(len(d.steps), 'step')},"
+                f" but {reason}, so nothing follows from them (not a verdict)"
+            )
         return verified_line(d, audit.theorem)
     first = audit.errors[0]
     where = f"step {first.step}" if first.step else "statement"
