@@ -117,9 +117,6 @@ def inconsistency(
 ) -> str:
     """Why no model satisfies the assumptions, or '' when none of the checks fails."""
     moments = _declared(assumptions)
-    normal = normal_form_inconsistency(assumptions)
-    if normal:
-        return normal
     for lhs, v in moments.items():
         if v is sympy.nan:
             return f"{lhs} is declared with two different values"
@@ -150,7 +147,7 @@ def inconsistency(
             found = _self_independent(a, definitions, moments)
             if found:
                 return found
-    return ""
+    return normal_form_inconsistency(assumptions)  # last: the checks above say it plainer
 
 
 def _self_independent(
