@@ -378,7 +378,7 @@ class ClaimContext(Comparisons):
                     reason=f"{show(m)} = {show(closed)} may be 0, and it divides",
                 )
         if not conditions:
-            return Outcome(Verdict.UNDECIDED, reason="the kernel refused the reduction")
+            return self.known_divisors(lhs, rhs, divisors, texts)
         setup = replace(
             self.setup,
             assumptions=[*self.setup.assumptions, *extra],
@@ -400,6 +400,35 @@ class ClaimContext(Comparisons):
             " divisor declared equal to an arbitrary value of its sign",
         )
         return replace(outcome, evidence=(note, *outcome.evidence))
+
+    def known_divisors(
+        self, lhs: Expr, rhs: Expr, divisors: list[Expr], texts: tuple[str, str]
+    ) -> Outcome:
+        """Every divisor has a closed form known ≠ 0 (Var(Y) = 1): each is replaced by it.
+
+        Each closed form is proved by its own derivation (the kernel checks it); the
+        identity of the sides with the divisors replaced is then decided as any other.
+        Used when a numerator has no closed form (E(X)/Var(Y)), so the sides could not
+        be reduced whole.
+        """
+        if not divisors:
+            return Outcome(Verdict.UNDECIDED, reason="the kernel refused the reduction")
+        try:
+            closed, evidence, unknown = self.closed_moments(divisors)
+        except Undecided:
+            return Outcome(Verdict.UNDECIDED, reason="the kernel refused the reduction")
+        if unknown:
+            return Outcome(Verdict.UNDECIDED, reason=f"{unknown} may be 0, and it divides")
+        outcome = self.identity(lhs.xreplace(closed), rhs.xreplace(closed), texts)
+        if outcome.verdict is not Verdict.VERIFIED:
+            return outcome
+        evidence += outcome.evidence
+        rules = sorted({r for e in evidence for r in rules_of(e)})
+        summary = (
+            f"{texts[0]} = {texts[1]}: each divisor reduced to a closed form known"
+            f" ≠ 0, then the sides compared, each step checked by the kernel ({', '.join(rules)})"
+        )
+        return replace(outcome, evidence=(Evidence("derivation", summary), *evidence))
 
     def identity(self, lhs: Expr, rhs: Expr, texts: tuple[str, str]) -> Outcome:
         """An identity, decided by a derivation the kernel checks."""
