@@ -31,9 +31,9 @@ def language_epilog() -> str:
     lines.append("  a whole claim     theorem(NAME): a theorem of 'scaledattn list'")
     lines.append("  relations         = ≈ < <= > >=, and A = a <=> c = r")
     lines.append(
-        "  assumptions       independent(X, Y), independent_pairs(q, k), an equation E(X) = 0"
-        " or d_k = 64, c > 0,"
-        " q_i ~ N(0, sigma^2)"
+        "  assumptions       independent(X, Y) (proof files: independent_pairs(q, k) too),"
+        " E(X) = 0, Var(q_i) = sigma**2 or d_k = 64, a definition Y = X + 1, c > 0"
+        " (a law such as q_i ~ N(0, 1) is not read: give its moments)"
     )
     return "\n".join(lines) + "\n\n" + EXAMPLES
 
