@@ -66,7 +66,7 @@ from scaledattn.language.definedness import first_unmet
 from scaledattn.language.parse import quote
 from scaledattn.render.display import assumption_text
 
-__all__ = ["Setup", "prepare"]
+__all__ = ["Setup", "declared_nonzero", "prepare"]
 
 
 @dataclass
@@ -259,7 +259,7 @@ def _refuse_undefined(setup: Setup) -> None:
     boxes = setup.scope.boxes.items()
     positive = [Positive(p) for p, box in boxes if box.low is not None and box.low > 0]
     context = Context((*setup.assumptions, *positive))
-    needs = [c for c in setup.scope.needs if not _declared_nonzero(c, setup.assumptions)]
+    needs = [c for c in setup.scope.needs if not declared_nonzero(c, setup.assumptions)]
     unmet = first_unmet(needs, context)
     if unmet is not None:
         why = unmet.refusal(context, '--assume "{} > 0"', lambda s: s.name in CONSTANTS)
@@ -272,7 +272,7 @@ def _refuse_undefined(setup: Setup) -> None:
         raise InvalidArgument(f"{why} in {quote(unmet.source)}" if unmet.source else why)
 
 
-def _declared_nonzero(condition: Any, assumptions: Sequence[Assumption]) -> bool:
+def declared_nonzero(condition: Any, assumptions: Sequence[Assumption]) -> bool:
     """Whether a cancelled divisor is a moment the assumptions give a nonzero value.
 
     ``Var(X)/Var(X)`` under ``Var(X) = 1``: the divisor is 1 in every model. Only a

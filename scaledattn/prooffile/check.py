@@ -280,12 +280,23 @@ def refuse_undefined(block: TheoremBlock, assumptions: tuple[Assumption, ...]) -
     decided with the symbols' facts and the declared (or default) ``Positive`` facts,
     the same context the kernel checks the theorem in.
     """
+    from scaledattn.claims.setup import declared_nonzero
+    from scaledattn.claims.terms import has_moments
+
     context = Context(assumptions)
     conditions = [o.condition for o in block.needs]
-    unmet = first_unmet(conditions, context)
+    needed = [c for c in conditions if not declared_nonzero(c, assumptions)]
+    unmet = first_unmet(needed, context)
     if unmet is not None:
         where = block.needs[conditions.index(unmet)]
-        raise ProofFileError(unmet.refusal(context), where.line, where.column)
+        why = unmet.refusal(context)
+        if unmet.need == "nonzero" and has_moments(unmet.term):
+            why = why.replace(
+                "nothing that can be declared keeps it nonzero",
+                f"declare its value (assume: {sympy.sstr(unmet.term)} = 1) or write the"
+                " term uncancelled",
+            )
+        raise ProofFileError(why, where.line, where.column)
 
 
 # --------------------------------------------------------------------- check

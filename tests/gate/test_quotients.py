@@ -38,3 +38,15 @@ def test_an_undeclared_cancelled_divisor_is_refused_with_the_declaration_that_ke
         verify("Var(X)/Var(X) = 1")
     with pytest.raises(InvalidArgument, match="may be 0"):
         verify("Var(X)/Var(X) = 1", ["Var(X) = 0"])
+
+
+def test_a_proof_file_accepts_a_cancelled_divisor_declared_nonzero(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    from scaledattn.cli import main
+
+    file = tmp_path / "t.proof"
+    body = "theorem sq: Var(X)/Var(X) = 1\n{}  Var(X)/Var(X)\n  = 1\n"
+    file.write_text(body.format("assume: Var(X) = 1\n"), encoding="utf-8")
+    assert main(["check-proof", str(file)]) == 0
+    file.write_text(body.format(""), encoding="utf-8")
+    assert main(["check-proof", str(file)]) == 2
+    assert "declare its value (assume: Var(X) = 1)" in capsys.readouterr().err
