@@ -50,3 +50,9 @@ def test_a_proof_file_accepts_a_cancelled_divisor_declared_nonzero(tmp_path, cap
     file.write_text(body.format(""), encoding="utf-8")
     assert main(["check-proof", str(file)]) == 2
     assert "declare its value (assume: Var(X) = 1)" in capsys.readouterr().err
+
+
+def test_a_standard_deviation_of_a_sum_divides_as_its_correlation_sibling_does() -> None:
+    assume = ["independent(X, Y)", "Var(X) = 1", "Var(Y) = 1"]
+    assert verify("std(X)/std(X + Y) = 1/sqrt(2)", assume).verdict is Verdict.VERIFIED
+    assert verify("std(X)/std(X + Y) = 1/2", assume, remedies=False).verdict is Verdict.REFUTED
