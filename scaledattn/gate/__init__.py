@@ -12,6 +12,7 @@ from __future__ import annotations
 from scaledattn.gate.models import (
     NO_MODEL,
     confirmed_counterexample,
+    context_withheld,
     describe,
     model_found,
     model_line,
@@ -24,6 +25,7 @@ __all__ = [
     "NO_MODEL",
     "check_steps",
     "confirmed_counterexample",
+    "context_withheld",
     "describe",
     "model_found",
     "model_line",

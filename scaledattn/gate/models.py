@@ -45,6 +45,7 @@ __all__ = [
     "MODEL_TRIES",
     "NO_MODEL",
     "confirmed_counterexample",
+    "context_withheld",
     "describe",
     "model_found",
     "model_line",
@@ -231,12 +232,18 @@ def withheld(audit: Any) -> str:
     VERIFIED: an accepted derivation whose declared assumptions have no model found
     here is UNDECIDED. "" for a rejected derivation, or one with no assumptions.
     """
-    if audit.theorem is None or not audit.derivation.assumptions:
+    if audit.theorem is None:
         return ""
-    cached = _WITHHELD.get(id(audit))
-    if cached is not None and cached[0] is audit:
+    return context_withheld(audit.derivation)
+
+
+def context_withheld(d: Any) -> str:
+    """:func:`withheld` for a derivation the kernel accepted (a Theorem's, say)."""
+    if not d.assumptions:
+        return ""
+    cached = _WITHHELD.get(id(d))
+    if cached is not None and cached[0] is d:
         return cached[1]
-    d = audit.derivation
     statement = d.statement
     terms = [
         t
@@ -248,5 +255,5 @@ def withheld(audit: Any) -> str:
     except Exception:  # a context the drawer cannot read: no model found
         world = None
     reason = "" if world is not None else NO_MODEL
-    _WITHHELD[id(audit)] = (audit, reason)
+    _WITHHELD[id(d)] = (d, reason)
     return reason

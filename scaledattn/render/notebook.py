@@ -44,7 +44,14 @@ def notebook_markdown(shown: Derivation | Theorem) -> str:
         d, word = shown.derivation, "Theorem"
         assumed = [a for a in d.assumptions if a in shown.used]
         which, chain = "used by the kernel", _chain(d, r" \ \checkmark")
-        verdict = f"**{verified_line(d, shown)}**"
+        from scaledattn.gate import context_withheld  # no VERIFIED without a model
+
+        reason = context_withheld(d)
+        verdict = (
+            f"**UNDECIDED {d.name}: the kernel accepted it, but {reason}**"
+            if reason
+            else f"**{verified_line(d, shown)}**"
+        )
     else:
         d, word, assumed = shown, "Derivation", list(shown.assumptions)
         which, chain = "declared", _chain(d)

@@ -62,3 +62,12 @@ def test_a_derivation_with_a_model_is_still_verified() -> None:
         .qed()
     )
     assert "VERIFIED lin" in render(audit_of(d))
+
+
+def test_the_notebook_display_of_the_theorem_withholds_it_too() -> None:
+    from scaledattn.derive import prove
+    from scaledattn.render.notebook import notebook_markdown
+
+    shown = notebook_markdown(prove(_three_is_two()))
+    assert "VERIFIED" not in shown
+    assert "UNDECIDED three_is_two" in shown
