@@ -198,6 +198,14 @@ def _roles(terms: Sequence[Any], assumptions: Sequence[Assumption]) -> _Roles:
             r.dims.update(dict.fromkeys(a.upper.free_symbols))
     for d in r.dims:
         r.indices.pop(d, None)
+    # A symbol only a binder of the terms binds (the i of Σᵢ, the λ of a limit) is the
+    # binder's: the world gives it no value (a model line never shows one).
+    free: set[Any] = set()
+    for item in items:
+        if isinstance(item, sympy.Basic):
+            free |= item.free_symbols
+    r.indices = {s: None for s in r.indices if s in free}
+    r.constants = {s: None for s in r.constants if s in free}
     return r
 
 

@@ -45,3 +45,14 @@ def test_a_fact_with_a_bound_index_has_a_model(tmp_path: Path, capsys: Capture) 
     out = capsys.readouterr().out
     assert "no model" not in out
     assert code == 0
+
+
+@pytest.mark.parametrize(
+    "claim",
+    ["E(norm(q - delta(i, 1)*k)**2) = 2*d_k", "cross_sum(E(q_i*q_j), i, j, 1, 1) = 0"],
+)
+def test_a_model_line_gives_no_value_to_a_bound_index(claim: str) -> None:
+    result = verify(claim, remedies=False)
+    (line,) = [e.summary for e in result.evidence if e.kind == "model"]
+    for bound in ("i = ", "j = "):
+        assert bound not in line, line
