@@ -1,7 +1,7 @@
 """A model of the assumptions: the evidence that a verdict is not about an empty context.
 
 A verdict drawn from assumptions that no model satisfies is vacuous (from 1 = E[q₁k₁] and
-E[q₁] = 0 one "proves" 1 = 0). Before a VERIFIED or a REFUTED, the doors ask
+E[q₁] = 0 one "proves" 1 = 0). Before any verdict but UNDECIDED, the doors ask
 :func:`model_of` for a model of *all* the assumptions in force: a
 :class:`~scaledattn.numeric.semantics.World` drawn by :func:`~scaledattn.numeric.worlds.draw_world`
 (laws for the random atoms, values for the constants, dimensions and indices) that the
