@@ -16,16 +16,18 @@ from typing import TYPE_CHECKING, Any
 
 
 class _AfterKernel(importlib.abc.MetaPathFinder):
-    """Install term printing and refusal hints as soon as the kernel is imported.
+    """Install term printing, refusal hints and the gate as soon as the kernel is imported.
 
-    Both live outside the trusted kernel (``scaledattn.render.strings``,
-    ``scaledattn.explain``); installing them here, when ``scaledattn.kernel`` has
-    loaded, rather than when ``scaledattn`` is imported keeps `scaledattn --help` free
-    of SymPy (tests/cli/test_lazy.py), and every term prints the same everywhere.
+    All live outside the trusted kernel (``scaledattn.render.strings``,
+    ``scaledattn.explain``, ``scaledattn.gate``, whose check of a model of the
+    assumptions the renderers call before they print VERIFIED); installing them here,
+    when ``scaledattn.kernel`` has loaded, rather than when ``scaledattn`` is imported
+    keeps `scaledattn --help` free of SymPy (tests/cli/test_lazy.py), and every term
+    prints the same everywhere.
     """
 
     def find_spec(self, name: str, path: Any, target: Any = None) -> Any:
-        """The kernel's own spec, its loader wrapped to install the two afterwards."""
+        """The kernel's own spec, its loader wrapped to install the three afterwards."""
         if name != "scaledattn.kernel":
             return None
         sys.meta_path.remove(self)
@@ -38,6 +40,7 @@ class _AfterKernel(importlib.abc.MetaPathFinder):
             run(module)
             importlib.import_module("scaledattn.render.strings")
             importlib.import_module("scaledattn.explain")
+            importlib.import_module("scaledattn.gate")
 
         spec.loader.exec_module = exec_module  # type: ignore[method-assign]
         return spec
@@ -46,6 +49,7 @@ class _AfterKernel(importlib.abc.MetaPathFinder):
 if "scaledattn.kernel" in sys.modules:  # a reload: the kernel is there already
     importlib.import_module("scaledattn.render.strings")
     importlib.import_module("scaledattn.explain")
+    importlib.import_module("scaledattn.gate")
 else:
     sys.meta_path.insert(0, _AfterKernel())
 

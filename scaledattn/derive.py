@@ -38,6 +38,7 @@ from scaledattn.kernel import (
 )
 from scaledattn.render import render
 from scaledattn.render.latex import audit_latex
+from scaledattn.render.text import withheld_reason
 
 __all__ = ["Builder", "Proof", "abbrev", "audit_of", "calc", "equivalence", "group", "prove", "run"]
 
@@ -198,7 +199,7 @@ def audit_of(derivation: Derivation) -> Audit:
 
     ``Audit.verified`` is the kernel's word on the steps only; the renderers and
     :func:`run` print VERIFIED only when the gate also finds a model of the assumptions
-    (:func:`scaledattn.gate.withheld`), else UNDECIDED.
+    (:func:`scaledattn.render.text.withheld_reason`), else UNDECIDED.
     """
     cached = _AUDITS.get(id(derivation))
     if cached is not None and cached[0] is derivation:
@@ -226,11 +227,9 @@ def run(derivations: Sequence[Derivation], fmt: str = "text") -> int:
     """Print each derivation and a verdict: 0 all verified, 1 one rejected, 3 one undecided.
 
     Undecided: the kernel accepted it, but no model of its assumptions was found
-    (:func:`scaledattn.gate.withheld`); ``Audit.verified`` alone is the kernel's word on
-    the steps, not a verdict.
+    (the gate's check, :func:`scaledattn.render.text.withheld_reason`);
+    ``Audit.verified`` alone is the kernel's word on the steps, not a verdict.
     """
-    from scaledattn.gate import withheld
-
     failed, undecided = [], []
     for n, d in enumerate(derivations):
         result = audit_of(d)
@@ -239,7 +238,7 @@ def run(derivations: Sequence[Derivation], fmt: str = "text") -> int:
         print(render(result, fmt))
         if not result.verified:
             failed.append(d.name)
-        elif withheld(result):
+        elif withheld_reason(d):
             undecided.append(d.name)
     print()
     if failed:

@@ -38,9 +38,15 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("scaledattn.cli",),
     ("scaledattn.__main__",),
 )
-#: The package's own __init__, outside the layers: it installs the term printers and the
-#: refusal hints when the kernel loads, and imports the calculator on first use.
-TOP_IMPORTS = ("scaledattn.render.strings", "scaledattn.explain", "scaledattn.calculator")
+#: The package's own __init__, outside the layers: it installs the term printers, the
+#: refusal hints and the gate's check when the kernel loads, and imports the calculator
+#: on first use.
+TOP_IMPORTS = (
+    "scaledattn.render.strings",
+    "scaledattn.explain",
+    "scaledattn.calculator",
+    "scaledattn.gate",  # installs the renderers' check of a model (review 30, finding 3)
+)
 #: What the thin runners proofs/NAME.py import.
 RUNNER_IMPORTS = ("scaledattn.derive", "scaledattn.grading", "scaledattn.proofs")
 KERNEL_THIRD_PARTY = {"sympy"}

@@ -20,6 +20,11 @@ from scaledattn.gate.models import (
     withheld,
 )
 from scaledattn.gate.steps import check_steps, step_alarm
+from scaledattn.render.text import install_withheld
+
+# The renderers lie below the gate: they call the check the gate installs here (the
+# package loads the gate with the kernel, scaledattn/__init__.py).
+install_withheld(context_withheld)
 
 __all__ = [
     "NO_MODEL",

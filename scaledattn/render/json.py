@@ -16,6 +16,7 @@ from scaledattn.render.display import (
 )
 from scaledattn.render.latex import statement_tex, tex
 from scaledattn.render.proof import certificate
+from scaledattn.render.text import withheld_reason
 
 
 def audit_json(audit: Audit) -> dict[str, Any]:
@@ -24,12 +25,10 @@ def audit_json(audit: Audit) -> dict[str, Any]:
     ``certificate`` holds the same derivation (and the theorems it cites) in the proof
     format, which ``scaledattn check-proof`` reads back and re-checks.
     """
-    from scaledattn.gate import withheld  # the gate: no verified without a model
-
     d = audit.derivation
     lhs, relation, rhs = statement_parts(d.statement)
     used = audit.theorem.used if audit.theorem is not None else frozenset()
-    undecided = withheld(audit)
+    undecided = withheld_reason(d) if audit.theorem is not None else ""  # the gate
     return {
         "theorem": d.name,
         "title": d.title,

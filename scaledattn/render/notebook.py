@@ -19,7 +19,7 @@ from scaledattn.kernel.theorem import NOTEBOOK
 from scaledattn.render.display import assumption_text
 from scaledattn.render.latex import chain_latex, rule_tex, statement_tex
 from scaledattn.render.markdown import MATH_WIDTH
-from scaledattn.render.text import verified_line
+from scaledattn.render.text import verified_line, withheld_reason
 
 __all__ = ["notebook_latex", "notebook_markdown", "register"]
 
@@ -44,9 +44,7 @@ def notebook_markdown(shown: Derivation | Theorem) -> str:
         d, word = shown.derivation, "Theorem"
         assumed = [a for a in d.assumptions if a in shown.used]
         which, chain = "used by the kernel", _chain(d, r" \ \checkmark")
-        from scaledattn.gate import context_withheld  # no VERIFIED without a model
-
-        reason = context_withheld(d)
+        reason = withheld_reason(d)  # the gate: no VERIFIED without a model
         verdict = (
             f"**UNDECIDED {d.name}: the kernel accepted it, but {reason}**"
             if reason
