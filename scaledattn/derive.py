@@ -248,7 +248,12 @@ def _by_content(derivation: Derivation) -> bool:
 
 
 def audit_of(derivation: Derivation) -> Audit:
-    """The kernel's audit of ``derivation`` (cached per derivation object, and by content)."""
+    """The kernel's audit of ``derivation`` (cached per derivation object, and by content).
+
+    ``Audit.verified`` is the kernel's word on the steps only; the renderers and
+    :func:`run` print VERIFIED only when the gate also finds a model of the assumptions
+    (:func:`scaledattn.render.text.withheld_reason`), else UNDECIDED.
+    """
     cached = _AUDITS.get(id(derivation))
     if cached is not None and cached[0] is derivation:
         return cached[1]

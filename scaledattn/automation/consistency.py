@@ -33,7 +33,7 @@ from sympy import Expr, Symbol
 
 from scaledattn.kernel import Assumption, Cov, E, Independent, Moment, Positive, Std, Var
 from scaledattn.kernel.assumptions import Independence
-from scaledattn.kernel.expr import RandomVariable
+from scaledattn.kernel.expr import RandomVariable, VectorLabel
 
 __all__ = ["inconsistency"]
 
@@ -199,9 +199,15 @@ def kept_defaults(
         return list(defaults), []  # nothing to contradict, or the user's lines alone fail
     if model_of(terms, [*declared, *defaults]) is not None:
         return list(defaults), []
-    # When the search finds no model of the user's lines alone, a default is judged by
-    # the algebraic checks only (the search's failure says nothing about it).
+    # When the search finds no model of the user's lines alone, the search cannot judge
+    # a default; the algebraic checks alone miss some contradictions (E[q₁⁴] = 1/2
+    # against Var(qᵢ) = 1, since E[q⁴] ≥ Var(q)²). A default about a random atom the
+    # user's lines mention is then kept only when a model of it with them is found (the
+    # default may help the search: a declared mean); else dropped, never kept unchecked.
+    # The others, and a mean's default (E[qᵢ] = 0 beside a declared E[qᵢkᵢ] = 1: the
+    # linear checks see every first moment), are judged by the algebraic checks.
     searchable = model_of(terms, declared) is not None
+    mentioned = set().union(*(_random_atoms(a) for a in declared))
     kept: list[Assumption] = []
     dropped: list[tuple[Assumption, str]] = []
     order = sorted(defaults, key=lambda a: isinstance(a, Independence))
@@ -210,8 +216,40 @@ def kept_defaults(
         problem = inconsistency(trial, {}, {})
         if problem:
             dropped.append((default, f"inconsistent with the lines above: {problem}"))
+        elif (
+            not searchable
+            and not _a_mean(default)
+            and _random_atoms(default) & mentioned
+            and model_of(terms, trial) is None
+        ):
+            dropped.append(
+                (
+                    default,
+                    "no model of the lines above alone was found to check it against, and it"
+                    " is about what they name",
+                )
+            )
         elif searchable and model_of(terms, trial) is None:
             dropped.append((default, "no model of it with the lines above was found"))
         else:
             kept.append(default)
     return [a for a in defaults if a in kept], dropped
+
+
+def _random_atoms(assumption: Assumption) -> set[str]:
+    """The random vectors and variables an assumption is about, by name (q for qᵢ)."""
+    found: set[str] = set()
+    for part in vars(assumption).values():
+        items = part if isinstance(part, (tuple, list, frozenset, set)) else (part,)
+        for item in items:
+            if isinstance(item, sympy.Basic):
+                found |= {str(v.name) for v in item.atoms(VectorLabel)}
+                found |= {str(v.name) for v in item.atoms(RandomVariable)}
+                if isinstance(item, (VectorLabel, RandomVariable)):
+                    found.add(str(item.name))
+    return found
+
+
+def _a_mean(assumption: Assumption) -> bool:
+    """Whether ``assumption`` is a mean's value, E[·] = v."""
+    return isinstance(assumption, Moment) and isinstance(assumption.lhs, E)

@@ -48,6 +48,7 @@ from scaledattn.kernel import (
     Var,
 )
 from scaledattn.kernel.assumptions import IndependentComponents
+from scaledattn.kernel.binders import subst
 from scaledattn.kernel.expr import Component, Cov, E, RandomVariable
 from scaledattn.numeric.evaluate import Evaluator, equal, show
 from scaledattn.numeric.evidence import check_assumptions
@@ -82,12 +83,23 @@ class Counterexample:
 
 
 def _instance_of_indices(lhs: Expr, rhs: Expr) -> tuple[Expr, Expr]:
+    """The two sides at values of their free component indices (1, 2, …).
+
+    Only the free ones: an index a sum or a norm binds is the binder's, never replaced
+    (the kernel's capture-avoiding ``subst``, not ``xreplace``).
+    """
+    free = lhs.free_symbols | rhs.free_symbols
     symbols = sorted(
-        {c.index for x in (lhs, rhs) for c in x.atoms(Component) if isinstance(c.index, Symbol)},
+        {
+            c.index
+            for x in (lhs, rhs)
+            for c in x.atoms(Component)
+            if isinstance(c.index, Symbol) and c.index in free
+        },
         key=str,
     )
     at = {s: sympy.Integer(n) for n, s in enumerate(symbols, 1)}
-    return lhs.xreplace(at), rhs.xreplace(at)
+    return subst(lhs, at), subst(rhs, at)
 
 
 def _degree(expr: Any) -> int:

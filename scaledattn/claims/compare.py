@@ -45,7 +45,7 @@ from scaledattn.claims.terms import Value, has_moments, is_literal, tolerance
 from scaledattn.derive import audit_of
 from scaledattn.errors import InvalidArgument, Undecided
 from scaledattn.gate import check_steps
-from scaledattn.kernel import Audit, Context, Derivation, Positive
+from scaledattn.kernel import Audit, Context, Derivation, Positive, Std, Var
 from scaledattn.kernel.assumptions import sign_facts
 from scaledattn.kernel.expr import MOMENT_OPERATORS, is_random
 from scaledattn.kernel.vectors import nonzero
@@ -188,8 +188,30 @@ class Comparisons:
             parts = moments_divided(value)
             if parts:  # Std(a)/Std(b): each moment on its own, then divide the closed forms
                 return self._reduce_parts(value, parts, what)
+            if isinstance(value, Std):
+                return self._reduce_std(value, what)
             raise Undecided(f"the kernel refused the reduction of {show(value)}")
         return end, [derivation_evidence(derivation, f"{what} = {show(end)}")]
+
+    def _reduce_std(self, value: Expr, what: str) -> tuple[Expr, list[Evidence]]:
+        """Std(Z) = √v from Var(Z) = v, each by its own checked derivation.
+
+        The kernel takes √ only of a term it knows ≥ 0, and the automation's chain for
+        Std(X + Y) passes through √(E[(X+Y)²] − E[X+Y]²) written out, which it does not
+        know is: the variance is reduced alone, then Std(Z) = √Var(Z) (std_def).
+        """
+        from scaledattn.derive import calc
+
+        var = Var(value.args[0])
+        closed, evidence = self.reduce(var, f"Var({show(value.args[0])})")
+        if not (closed.is_number and closed.is_nonnegative):
+            raise Undecided(f"the kernel refused the reduction of {show(value)}")
+        root = sympy.sqrt(var)
+        derivation = calc("std_reduction", value, root).eq(root, by="std_def").qed()
+        if not audit_of(derivation).verified:
+            raise Undecided(f"the kernel refused the reduction of {show(value)}")
+        evidence.append(derivation_evidence(derivation, f"{show(value)} = √{show(var)}"))
+        return sympy.sqrt(closed), evidence
 
     def _reduce_parts(
         self, value: Expr, parts: list[Expr], what: str

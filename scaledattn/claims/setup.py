@@ -42,6 +42,7 @@ from scaledattn.claims.terms import (
     ClaimScope,
     Value,
     components_of,
+    has_moments,
 )
 from scaledattn.errors import InvalidArgument
 from scaledattn.kernel import (
@@ -58,6 +59,7 @@ from scaledattn.kernel import (
     RandomVariable,
     RandomVector,
     Softmax,
+    Std,
     Var,
 )
 from scaledattn.kernel.expr import Component, is_random
@@ -69,7 +71,7 @@ from scaledattn.moments.build import per_index, provenance, variance_assumptions
 from scaledattn.moments.setting import AttentionSetting
 from scaledattn.render.display import assumption_text
 
-__all__ = ["Setup", "prepare"]
+__all__ = ["Setup", "declared_nonzero", "prepare"]
 
 
 @dataclass
@@ -383,10 +385,37 @@ def _refuse_undefined(setup: Setup) -> None:
     boxes = setup.scope.boxes.items()
     positive = [Positive(p) for p, box in boxes if box.low is not None and box.low > 0]
     context = Context((*setup.assumptions, *positive))
-    unmet = first_unmet(setup.scope.needs, context)
+    needs = [c for c in setup.scope.needs if not declared_nonzero(c, setup.assumptions)]
+    unmet = first_unmet(needs, context)
     if unmet is not None:
         why = unmet.refusal(context, '--assume "{} > 0"', lambda s: s.name in CONSTANTS)
+        if unmet.need == "nonzero" and isinstance(unmet.term, (E, Var, Cov, Std)):
+            shown = sympy.sstr(unmet.term)  # a moment is kept nonzero by a declared value
+            why = why.replace(
+                "nothing that can be declared keeps it nonzero",
+                f'declare its value (--assume "{shown} = 1") or write the term uncancelled',
+            )
         raise InvalidArgument(f"{why} in {quote(unmet.source)}" if unmet.source else why)
+
+
+def declared_nonzero(condition: Any, assumptions: Sequence[Assumption]) -> bool:
+    """Whether a cancelled divisor is a moment the assumptions give a nonzero value.
+
+    ``Var(X)/Var(X)`` under ``Var(X) = 1``: the divisor is 1 in every model. Only a
+    moment stated without schematic indices, and not about a name a binder around the
+    condition binds.
+    """
+    if condition.need != "nonzero" or not has_moments(condition.term):
+        return False
+    values = {
+        a.lhs: a.value
+        for a in assumptions
+        if isinstance(a, Moment) and not a.indices and a.value.is_number
+    }
+    if condition.bound & set(condition.term.free_symbols):
+        return False
+    at = condition.term.xreplace(values)
+    return bool(at.is_number and at.is_zero is False)
 
 
 def _fields_of(assumption: Assumption) -> tuple[str, ...]:

@@ -74,8 +74,8 @@ from scaledattn.claims.syntax import parse_assumption, parse_claim, unparse
 from scaledattn.claims.terms import Value, has_moments
 from scaledattn.derive import audit_of
 from scaledattn.errors import InvalidArgument, Undecided, Undefined
-from scaledattn.gate import NO_MODEL, model_line, model_of
-from scaledattn.kernel import Assumption, Moment, Positive, Std, Var, same
+from scaledattn.gate import NO_MODEL, model_found, model_line
+from scaledattn.kernel import Assumption, Equation, Moment, Positive, Std, Var, same
 from scaledattn.kernel.expr import is_random, rebuild
 from scaledattn.kernel.rules import prop_key
 from scaledattn.numeric.semantics import check_world, truth, value
@@ -108,6 +108,8 @@ def verify(
         raise completed(claim, assume, refusal, verify) from None
     try:
         setup = prepare(parsed, [parse_assumption(a) for a in assume])
+        if parsed.kind == "theorem":
+            _cite(setup, parsed.name)
         context = ClaimContext(setup, seed, dict(trials or {}))
         problem = inconsistency(setup.assumptions, context.defined, setup.scope.constants)
         if problem:
@@ -143,27 +145,29 @@ def verify(
 def _gated(
     outcomes: list[Outcome], setup: Setup, context: ClaimContext
 ) -> tuple[list[Outcome], list[Evidence]]:
-    """A VERIFIED or REFUTED only with a model of every assumption in force (the gate).
+    """No verdict but UNDECIDED without a model of every assumption in force (the gate).
 
-    The model is drawn for the claim's random terms and moments (a claim about numbers
-    alone needs one of the assumptions only) and checked by the semantics; none found
-    leaves the claim UNDECIDED.
+    VERIFIED, REFUTED, COMPUTED and CONSISTENT alike: a computation or a test under
+    assumptions no model satisfies is as vacuous as a proof (``Var(X**2) < 0`` from
+    E[X⁴] = 0 and E[X²] = 1). The model is drawn for the claim's random terms and
+    moments (a claim about numbers alone needs one of the assumptions only) and checked
+    by the semantics; none found leaves the claim UNDECIDED.
     """
     verdict = Verdict.combine(o.verdict for o in outcomes)
-    if verdict not in (Verdict.VERIFIED, Verdict.REFUTED):
+    if verdict is Verdict.UNDECIDED:
         return outcomes, []
     flat = [x for v in setup.sides for x in (v if isinstance(v, tuple) else (v,))]
     terms = [x for x in flat if has_moments(x) or is_random(x)]
     if not (terms or setup.assumptions):
         return outcomes, []  # numbers alone: nothing to model
-    world = model_of(terms, setup.assumptions, defined=context.defined, seed=context.seed)
+    world, alone = model_found(terms, setup.assumptions, defined=context.defined, seed=context.seed)
     if world is None:
         reason = (
             f"{NO_MODEL} (the search draws small finite laws and checks each assumption"
             " on them), so the verdict is withheld"
         )
         return [Outcome(Verdict.UNDECIDED, reason=reason)], []
-    return outcomes, [Evidence("model", model_line(world, setup.assumptions))]
+    return outcomes, [Evidence("model", model_line(world, setup.assumptions, alone))]
 
 
 def _result(
@@ -211,6 +215,23 @@ def _result(
 
 def _frozen(test: Mapping[str, Any]) -> tuple[tuple[str, Any], ...]:
     return tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in test.items())
+
+
+def _cite(setup: Setup, name: str) -> None:
+    """Put a cited theorem's own assumptions in force beside the user's, and its sides.
+
+    ``theorem(NAME)`` holds under NAME's assumptions only: the gate must find a model of
+    those and of the user's lines together (``Cov(X, Y) = 1`` against the theorem's
+    independent(X, Y) leaves no model: no verdict), and the header names them.
+    """
+    theorem, _, _ = proved(name)
+    if theorem is None:
+        return
+    for assumption in theorem.derivation.assumptions:
+        setup.add(assumption, note=f" (assumed by {name})")
+    statement = theorem.statement
+    if not setup.sides and isinstance(statement, Equation):
+        setup.sides = [rebuild(statement.lhs), rebuild(statement.rhs)]
 
 
 def _theorem(name: str) -> Outcome:
@@ -357,7 +378,7 @@ class ClaimContext(Comparisons):
                     reason=f"{show(m)} = {show(closed)} may be 0, and it divides",
                 )
         if not conditions:
-            return Outcome(Verdict.UNDECIDED, reason="the kernel refused the reduction")
+            return self.known_divisors(lhs, rhs, divisors, texts)
         setup = replace(
             self.setup,
             assumptions=[*self.setup.assumptions, *extra],
@@ -379,6 +400,35 @@ class ClaimContext(Comparisons):
             " divisor declared equal to an arbitrary value of its sign",
         )
         return replace(outcome, evidence=(note, *outcome.evidence))
+
+    def known_divisors(
+        self, lhs: Expr, rhs: Expr, divisors: list[Expr], texts: tuple[str, str]
+    ) -> Outcome:
+        """Every divisor has a closed form known ≠ 0 (Var(Y) = 1): each is replaced by it.
+
+        Each closed form is proved by its own derivation (the kernel checks it); the
+        identity of the sides with the divisors replaced is then decided as any other.
+        Used when a numerator has no closed form (E(X)/Var(Y)), so the sides could not
+        be reduced whole.
+        """
+        if not divisors:
+            return Outcome(Verdict.UNDECIDED, reason="the kernel refused the reduction")
+        try:
+            closed, evidence, unknown = self.closed_moments(divisors)
+        except Undecided:
+            return Outcome(Verdict.UNDECIDED, reason="the kernel refused the reduction")
+        if unknown:
+            return Outcome(Verdict.UNDECIDED, reason=f"{unknown} may be 0, and it divides")
+        outcome = self.identity(lhs.xreplace(closed), rhs.xreplace(closed), texts)
+        if outcome.verdict is not Verdict.VERIFIED:
+            return outcome
+        evidence += outcome.evidence
+        rules = sorted({r for e in evidence for r in rules_of(e)})
+        summary = (
+            f"{texts[0]} = {texts[1]}: each divisor reduced to a closed form known"
+            f" ≠ 0, then the sides compared, each step checked by the kernel ({', '.join(rules)})"
+        )
+        return replace(outcome, evidence=(Evidence("derivation", summary), *evidence))
 
     def identity(self, lhs: Expr, rhs: Expr, texts: tuple[str, str]) -> Outcome:
         """An identity, decided by a derivation the kernel checks."""
@@ -575,6 +625,9 @@ class ClaimContext(Comparisons):
 
         The oracle draws models with the values fixed and checks every assumption and the
         symbols' signs on each; so a variance is never tried negative, nor E[X²] below E[X]².
+        A trial value is admitted only in a world that keeps it and that the semantics
+        confirms is a model (never one the drawer gave another value, nor a law too
+        large to check).
         """
         terms = list(at)
         try:
@@ -582,10 +635,17 @@ class ClaimContext(Comparisons):
         except (TypeError, ValueError):
             return True  # an irrational trial value: no model is drawn, the sign rules stand
         chooser = RandomChooser(self.seed)
+        assumptions = tuple(self.setup.assumptions)
         for _ in range(WITNESS_TRIES):
-            world, why = draw_world(terms, tuple(self.setup.assumptions), chooser, fixed=fixed)
-            if world is not None or why == TOO_LARGE:
-                return True  # a model, or too many outcomes to look: not ruled out
+            world, why = draw_world(terms, assumptions, chooser, fixed=fixed)
+            if why == TOO_LARGE:
+                return False  # no model can be checked at these values: not a trial value
+            if (
+                world is not None
+                and all(world.values.get(s) == v for s, v in fixed.items())
+                and check_world(world, assumptions) == ""
+            ):
+                return True  # a model with exactly these values, each assumption checked
         return False
 
     def also_possible(self, left: Any, others: Sequence[Any]) -> str | None:

@@ -12,18 +12,29 @@ from __future__ import annotations
 from scaledattn.gate.models import (
     NO_MODEL,
     confirmed_counterexample,
+    context_withheld,
     describe,
+    model_found,
     model_line,
     model_of,
+    withheld,
 )
 from scaledattn.gate.steps import check_steps, step_alarm
+from scaledattn.render.text import install_withheld
+
+# The renderers lie below the gate: they call the check the gate installs here (the
+# package loads the gate with the kernel, scaledattn/__init__.py).
+install_withheld(context_withheld)
 
 __all__ = [
     "NO_MODEL",
     "check_steps",
     "confirmed_counterexample",
+    "context_withheld",
     "describe",
+    "model_found",
     "model_line",
     "model_of",
     "step_alarm",
+    "withheld",
 ]

@@ -1,7 +1,7 @@
 """A model of the assumptions: the evidence that a verdict is not about an empty context.
 
 A verdict drawn from assumptions that no model satisfies is vacuous (from 1 = E[q₁k₁] and
-E[q₁] = 0 one "proves" 1 = 0). Before a VERIFIED or a REFUTED, the doors ask
+E[q₁] = 0 one "proves" 1 = 0). Before any verdict but UNDECIDED, the doors ask
 :func:`model_of` for a model of *all* the assumptions in force: a
 :class:`~scaledattn.numeric.semantics.World` drawn by :func:`~scaledattn.numeric.worlds.draw_world`
 (laws for the random atoms, values for the constants, dimensions and indices) that the
@@ -45,9 +45,12 @@ __all__ = [
     "MODEL_TRIES",
     "NO_MODEL",
     "confirmed_counterexample",
+    "context_withheld",
     "describe",
+    "model_found",
     "model_line",
     "model_of",
+    "withheld",
 ]
 
 #: Worlds drawn (each checked by the semantics) before the search gives up.
@@ -72,6 +75,25 @@ def model_of(
     too large to enumerate (q·k at dₖ = 64), the world is drawn for the assumptions
     alone (their schematic facts read at a small dimension).
     """
+    found = model_found(terms, assumptions, defined=defined, fixed=fixed, seed=seed, tries=tries)
+    return found[0]
+
+
+def model_found(
+    terms: Sequence[Any],
+    assumptions: Sequence[Assumption],
+    *,
+    defined: Mapping[str, Any] | None = None,
+    fixed: Mapping[Symbol, Fraction] | None = None,
+    seed: int = 0,
+    tries: int = MODEL_TRIES,
+) -> tuple[World | None, bool]:
+    """(:func:`model_of`'s world, whether it is a model of the assumptions alone).
+
+    True when the terms' law could not be drawn (too large, or their atoms stood in the
+    way) and the world gives no values to the terms: its line must say so
+    (:func:`model_line` with ``alone``), never that it is a model at the claim's values.
+    """
     large = too_large(terms)
     world = None if large else _search(terms, assumptions, defined, fixed, seed, tries)
     if world is None and (terms or defined):
@@ -80,8 +102,9 @@ def model_of(
         # function of the atoms, true in every model).
         named = {str(s) for a in assumptions for p in _parts(a) for s in _atoms(p)}
         used = {n: e for n, e in (defined or {}).items() if n in named}
-        world = _search((), assumptions, used, fixed, seed, tries // 2)
-    return world
+        alone = _search((), assumptions, used, fixed, seed, tries // 2)
+        return alone, alone is not None and bool(terms)
+    return world, False
 
 
 def _search(
@@ -170,12 +193,22 @@ def describe(world: World, hide: Set[Symbol] = frozenset()) -> str:
 MAX_ATOMS_SHOWN = 4
 
 
-def model_line(world: World, assumptions: Sequence[Assumption] = ()) -> str:
+def model_line(world: World, assumptions: Sequence[Assumption] = (), alone: bool = False) -> str:
     """The rendering's line: ``a model of the assumptions: … (each assumption checked on it)``.
 
-    The schematic indices of ``assumptions`` (the i of E[qᵢ] = 0) are not shown.
+    The schematic indices of ``assumptions`` (the i of E[qᵢ] = 0) are not shown. With
+    ``alone`` (:func:`model_found`), the world is one of the assumptions' symbolic
+    statements read at a small dimension, not at the claim's own values (dₖ = 64 is too
+    large to enumerate): the line says so.
     """
     hide = {i for a in assumptions for i in getattr(a, "indices", ())}
+    if alone:
+        return (
+            "a model of the assumptions as stated symbolically, read at a small dimension"
+            " (the claim's own law is too large to enumerate, so its values, such as a"
+            f" given dₖ, are not those of this model): {describe(world, hide)}"
+            " (each assumption checked on it at that dimension)"
+        )
     return f"a model of the assumptions: {describe(world, hide)} (each assumption checked on it)"
 
 
@@ -186,3 +219,41 @@ def confirmed_counterexample(
     if world is None or check_world(world, tuple(assumptions)):
         return False
     return agree(sympy.sympify(lhs), sympy.sympify(rhs), world) == "differ"
+
+
+_WITHHELD: dict[int, tuple[Any, str]] = {}
+
+
+def withheld(audit: Any) -> str:
+    """Why the kernel's acceptance of ``audit`` is no verdict: "" when it stands.
+
+    The kernel checks steps, not contexts: from assumptions no model satisfies
+    (E[2X] = 3 and E[X] = 1) it accepts 3 = 2. A renderer asks this before it prints
+    VERIFIED: an accepted derivation whose declared assumptions have no model found
+    here is UNDECIDED. "" for a rejected derivation, or one with no assumptions.
+    """
+    if audit.theorem is None:
+        return ""
+    return context_withheld(audit.derivation)
+
+
+def context_withheld(d: Any) -> str:
+    """:func:`withheld` for a derivation the kernel accepted (a Theorem's, say)."""
+    if not d.assumptions:
+        return ""
+    cached = _WITHHELD.get(id(d))
+    if cached is not None and cached[0] is d:
+        return cached[1]
+    statement = d.statement
+    terms = [
+        t
+        for t in (getattr(statement, "lhs", None), getattr(statement, "rhs", None))
+        if isinstance(t, sympy.Expr)
+    ]
+    try:
+        world = model_of(terms, d.assumptions)
+    except Exception:  # a context the drawer cannot read: no model found
+        world = None
+    reason = "" if world is not None else NO_MODEL
+    _WITHHELD[id(d)] = (d, reason)
+    return reason

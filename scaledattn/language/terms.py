@@ -181,6 +181,8 @@ class TermBuilder:
     _depth: int = 0
     _building: list[Condition] | None = None
     _norm: tuple[Symbol, list[Expr]] | None = None
+    #: (name, free symbols of its term) of each definition expanded so far, in order.
+    _expanded: list[tuple[str, frozenset[Expr]]] = field(default_factory=list)
 
     # --------------------------------------------------------------- errors
     def fail(self, node: Node | None, what: str, hint: str = "") -> InvalidArgument:
@@ -365,9 +367,29 @@ class TermBuilder:
         assert isinstance(definition, Node)
         self._depth += 1
         try:
-            return self.scalar(definition, f"the definition of {word}")
+            value = self.scalar(definition, f"the definition of {word}")
         finally:
             self._depth -= 1
+        self._expanded.append((word, frozenset(value.free_symbols)))
+        return value
+
+    def _uncaptured(self, node: Node, since: int, symbols: Iterable[Expr], binder: str) -> None:
+        """Refuse a binder of a name free in a definition expanded in its body since ``since``.
+
+        A definition's free names are those of the top level (``Y = q_m``: Y is the m-th
+        component for the m outside); a binder of m around Y would capture it and read Y as
+        a different term. The binder must take another name.
+        """
+        bound = [s for s in symbols if isinstance(s, Symbol)]
+        for word, free in self._expanded[since:]:
+            for symbol in bound:
+                if symbol in free:
+                    raise self.fail(
+                        node,
+                        f"{binder} binds {symbol}, which is free in the definition of {word}"
+                        f" (its {symbol} is the one outside); give {binder} another"
+                        " index name",
+                    )
 
     def _reads(self, text: str) -> bool:
         """Whether ``text`` reads as terms whose names all mean something (for a hint)."""
@@ -439,7 +461,12 @@ class TermBuilder:
     def norm_squared(self, node: Node) -> Expr:
         """‖x‖² = Σᵢ xᵢ² of a vector written as a combination of vectors (q − k, 2s)."""
         (arg,) = node.children
-        taken = {str(n)[:1] for n in names_in(arg)}
+        taken = set()
+        for written in self._names_through_definitions(arg):
+            taken.add(written[:1])
+            parts = split_name(written)
+            if parts is not None and parts.subscript:  # q_i inside the norm: i is taken
+                taken.add(parts.subscript[:1])
         free = [c for c in sorted(INDEX_LETTERS) if c not in taken]
         if not free:  # pragma: no cover - eight index letters all written in one norm
             raise self.fail(node, "a norm needs an index letter its vector does not use")
@@ -456,6 +483,16 @@ class TermBuilder:
             raise self.fail(node, "norm(…) of vectors of different dimensions")
         self.bind(since, [index])
         return IndexSum(body**2, index, dims[0])
+
+    def _names_through_definitions(self, node: Node, depth: int = 0) -> set[str]:
+        """The names ``node`` mentions, with those of the definitions it uses."""
+        found = names_in(node)
+        if depth < MAX_DEFINITION_DEPTH:
+            for word in list(found):
+                definition = self.names.definitions.get(word)
+                if isinstance(definition, Node):
+                    found |= self._names_through_definitions(definition, depth + 1)
+        return found
 
     def _norm_component(self, label: str, dim: Expr) -> Expr:
         """The component at the norm's index of a vector inside norm(…)."""
@@ -552,9 +589,10 @@ class TermBuilder:
             return sympy.Add(*self.items(node.children[0], "sum"))
         body, i, lower, upper = node.children
         self._lower(lower)
-        since = self._recorded()
+        since, used = self._recorded(), len(self._expanded)
         inside = self.scalar(body, "a sum's body")
         index = self._bound_index(i)
+        self._uncaptured(node, used, [index], "the sum")
         self.bind(since, [index])
         return IndexSum(inside, index, self._dimension(upper))
 
@@ -565,8 +603,9 @@ class TermBuilder:
         a, b = self._bound_index(i), self._bound_index(j)
         if a == b:
             raise self.fail(j, "the two indices of a cross sum must differ")
-        since = self._recorded()
+        since, used = self._recorded(), len(self._expanded)
         inside = self.scalar(body, "a sum's body")
+        self._uncaptured(node, used, [a, b], "the cross sum")
         self.bind(since, [a, b])
         return CrossSum(inside, a, b, self._dimension(upper))
 
@@ -596,8 +635,9 @@ class TermBuilder:
             name, value = self.meanings.limit(str(arg.value))
             self.limits.append(name)
             return value
-        since = self._recorded()
+        since, used = self._recorded(), len(self._expanded)
         f, lam = (self.scalar(c, "lim(…)") for c in node.children)
+        self._uncaptured(node, used, [lam], "the limit")
         self.bind(since, [lam])
         if not (isinstance(lam, Symbol) and lam.is_real) or lam.is_integer:
             raise self.fail(

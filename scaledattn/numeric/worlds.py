@@ -205,6 +205,14 @@ def _roles(terms: Sequence[Any], assumptions: Sequence[Assumption]) -> _Roles:
             r.dims.update(dict.fromkeys(a.upper.free_symbols))
     for d in r.dims:
         r.indices.pop(d, None)
+    # A symbol only a binder of the terms binds (the i of Σᵢ, the λ of a limit) is the
+    # binder's: the world gives it no value (a model line never shows one).
+    free: set[Any] = set()
+    for item in items:
+        if isinstance(item, sympy.Basic):
+            free |= item.free_symbols
+    r.indices = {s: None for s in r.indices if s in free}
+    r.constants = {s: None for s in r.constants if s in free}
     return r
 
 
@@ -483,7 +491,7 @@ def _draw_at(
     if outcomes is None:
         return None, TOO_LARGE
     world.outcomes = outcomes
-    _solve_named_moments(assumptions, world)
+    _solve_named_moments(assumptions, world, keep=frozenset(fixed))
     problem = check_world(world, tuple(assumptions))
     if problem:
         return None, problem
@@ -591,13 +599,19 @@ def _copy_declared(
             forms[atom] = {twin: Fraction(1)}
 
 
-def _solve_named_moments(assumptions: Sequence[Assumption], world: World) -> None:
-    """A moment whose value is a lone constant (Cov(X, Y) = ρ) gives that constant's value."""
+def _solve_named_moments(
+    assumptions: Sequence[Assumption], world: World, keep: frozenset[Symbol] = frozenset()
+) -> None:
+    """A moment whose value is a lone constant (Cov(X, Y) = ρ) gives that constant's value.
+
+    A constant in ``keep`` (a value the caller fixed, such as a trial value) is never
+    overwritten: the check of the world then says honestly whether the value fits.
+    """
     for a in assumptions:
         if not isinstance(a, Moment) or not isinstance(a.value, Symbol):
             continue
         s = a.value
-        if s.is_integer or isinstance(s, RandomVariable):
+        if s.is_integer or isinstance(s, RandomVariable) or s in keep:
             continue
         schematic = sorted(
             {c.index for c in a.lhs.atoms(Component) if isinstance(c.index, Symbol)}

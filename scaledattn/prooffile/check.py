@@ -29,7 +29,7 @@ from scaledattn.automation.consistency import inconsistency, kept_defaults
 from scaledattn.automation.rewrite import key
 from scaledattn.derive import audit_of
 from scaledattn.errors import ProofFileError
-from scaledattn.gate import NO_MODEL, check_steps, model_line, model_of
+from scaledattn.gate import NO_MODEL, check_steps, model_found, model_line
 from scaledattn.kernel import (
     RULES,
     Assumption,
@@ -291,12 +291,23 @@ def refuse_undefined(block: TheoremBlock, assumptions: tuple[Assumption, ...]) -
     decided with the symbols' facts and the declared (or default) ``Positive`` facts,
     the same context the kernel checks the theorem in.
     """
+    from scaledattn.claims.setup import declared_nonzero
+    from scaledattn.claims.terms import has_moments
+
     context = Context(assumptions)
     conditions = [o.condition for o in block.needs]
-    unmet = first_unmet(conditions, context)
+    needed = [c for c in conditions if not declared_nonzero(c, assumptions)]
+    unmet = first_unmet(needed, context)
     if unmet is not None:
         where = block.needs[conditions.index(unmet)]
-        raise ProofFileError(unmet.refusal(context), where.line, where.column)
+        why = unmet.refusal(context)
+        if unmet.need == "nonzero" and has_moments(unmet.term):
+            why = why.replace(
+                "nothing that can be declared keeps it nonzero",
+                f"declare its value (assume: {sympy.sstr(unmet.term)} = 1) or write the"
+                " term uncancelled",
+            )
+        raise ProofFileError(why, where.line, where.column)
 
 
 # --------------------------------------------------------------------- check
@@ -337,11 +348,12 @@ class Checker:
             verdict.withheld = f"the assumptions are inconsistent ({problem})"
         elif not self.bare:  # the library's lemmas have models (tests/gate/test_steps.py)
             terms = [statement.lhs, statement.rhs, start, *(s.claim for s in block.steps)]
-            world = model_of([t for t in terms if not isinstance(t, Boolean)], assumptions)
+            drawn = [t for t in terms if not isinstance(t, Boolean)]
+            world, alone = model_found(drawn, assumptions)
             if world is None:
                 verdict.withheld = NO_MODEL
             else:
-                verdict.model = model_line(world, assumptions)
+                verdict.model = model_line(world, assumptions, alone)
         if key(start) != key(statement.lhs):
             verdict.problems.append(
                 "the chain does not start at the statement's left side"

@@ -54,9 +54,14 @@ class CheckedFile:
 
     @property
     def undecided(self) -> bool:
-        """True when no theorem is rejected but some verdict is withheld (no model found)."""
+        """True when no theorem is rejected but some verdict is withheld (no model found).
+
+        A ✗ step is a rejection whatever the assumptions: a file with one exits 1, not 3.
+        """
         withheld = any(v.withheld for v in self.verdicts)
-        return withheld and all(v.verified or v.withheld for v in self.verdicts)
+        return withheld and all(
+            v.verified or (v.withheld and not _rejects(v)) for v in self.verdicts
+        )
 
     def text(self) -> str:
         """The text report."""
@@ -243,3 +248,10 @@ def check_text(text: str, path: str = "<proof>", seconds: float = 3.0) -> Checke
     except ProofFileError as err:
         raise err.located(path) from None
     return CheckedFile(path, verdicts)
+
+
+def _rejects(verdict: Any) -> bool:
+    """Whether a theorem's check rejected a step or found a problem in the chain."""
+    return bool(verdict.problems) or any(
+        s.status in ("rejected", "unproved") for s in verdict.steps
+    )

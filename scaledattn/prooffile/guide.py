@@ -41,8 +41,11 @@ scaledattn check-proof lesson.md                 # every ```proof block of a Mar
 scaledattn check-proof dot_product_variance.json # a certificate (derive NAME --format json)
 ```
 
-Exit codes: 0 every theorem verified, 1 a step rejected, 2 a malformed file (one line
-`file:line:column: message`). `--json` gives the same report as data.
+Exit codes: 0 every theorem verified, 1 a step rejected (whatever the assumptions), 2 a
+malformed file (one line `file:line:column: message`), 3 undecided: no step rejected, but
+no model of some theorem's assumptions was found, or they are inconsistent (the verdict is
+withheld), 70 a soundness alarm (a step false in a model: please report). `--json` gives
+the same report as data.
 
 ## The format
 

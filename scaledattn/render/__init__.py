@@ -16,7 +16,7 @@ from scaledattn.render import notebook
 from scaledattn.render.json import audit_json, to_json
 from scaledattn.render.latex import audit_latex
 from scaledattn.render.markdown import audit_markdown
-from scaledattn.render.text import audit_text, error_text
+from scaledattn.render.text import audit_text, error_text, withheld_reason
 
 FORMATS = ("text", "latex", "markdown", "json")
 
@@ -53,8 +53,13 @@ def render(audit: Audit, fmt: str = "text") -> str:
 
 
 def run(derivations: Sequence[Derivation], fmt: str = "text") -> int:
-    """Print each derivation and a verdict; 0 if all verified, 1 otherwise (for scripts)."""
-    failed = []
+    """Print each derivation and a verdict: 0 all verified, 1 one rejected, 3 one undecided.
+
+    Undecided: the kernel accepted it, but no model of its assumptions was found (the
+    gate's check, :func:`scaledattn.render.text.withheld_reason`); ``Audit.verified``
+    alone is the kernel's word on the steps, not a verdict.
+    """
+    failed, undecided = [], []
     for n, d in enumerate(derivations):
         result = audit_of(d)
         if n:
@@ -62,9 +67,14 @@ def run(derivations: Sequence[Derivation], fmt: str = "text") -> int:
         print(render(result, fmt))
         if not result.verified:
             failed.append(d.name)
+        elif withheld_reason(d):
+            undecided.append(d.name)
     print()
     if failed:
         print(f"Verdict: REJECTED — {', '.join(failed)}")
         return 1
+    if undecided:
+        print(f"Verdict: UNDECIDED — no model of the assumptions of {', '.join(undecided)}")
+        return 3
     print(f"Verdict: VERIFIED — all {len(derivations)} derivations checked by the kernel")
     return 0

@@ -16,6 +16,7 @@ from scaledattn.render.display import (
 )
 from scaledattn.render.latex import statement_tex, tex
 from scaledattn.render.proof import certificate
+from scaledattn.render.text import withheld_reason
 
 
 def audit_json(audit: Audit) -> dict[str, Any]:
@@ -27,12 +28,14 @@ def audit_json(audit: Audit) -> dict[str, Any]:
     d = audit.derivation
     lhs, relation, rhs = statement_parts(d.statement)
     used = audit.theorem.used if audit.theorem is not None else frozenset()
+    undecided = withheld_reason(d) if audit.theorem is not None else ""  # the gate
     return {
         "theorem": d.name,
         "title": d.title,
         "statement": f"{sympy_string(lhs)} {relation} {sympy_string(rhs)}",
         "statement_latex": statement_tex(audit),
-        "verified": audit.verified,
+        "verified": audit.verified and not undecided,
+        "undecided": undecided,
         "assumptions": [str(a) for a in d.assumptions],
         "assumptions_used": [str(a) for a in d.assumptions if a in used],
         "carried_by_symbols": list(carried_assumptions(d)),

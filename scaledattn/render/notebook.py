@@ -22,7 +22,7 @@ from scaledattn.kernel.theorem import NOTEBOOK
 from scaledattn.render.display import assumption_text, carried_assumptions, modulo_axioms
 from scaledattn.render.latex import audit_latex, chain_latex, rule_tex, statement_tex
 from scaledattn.render.markdown import MATH_WIDTH, audit_markdown
-from scaledattn.render.text import audit_text, verified_line
+from scaledattn.render.text import audit_text, verified_line, withheld_reason
 
 __all__ = ["notebook_latex", "notebook_markdown", "notebook_text", "register"]
 
@@ -61,7 +61,12 @@ def notebook_markdown(shown: Derivation | Theorem) -> str:
         d, word = shown.derivation, "Theorem"
         assumed = [a for a in d.assumptions if a in shown.used]
         which, chain = "used by the kernel", _chain(d, r" \ \checkmark")
-        verdict = f"**{verified_line(d, shown)}**"
+        reason = withheld_reason(d)  # the gate: no VERIFIED without a model
+        verdict = (
+            f"**UNDECIDED {d.name}: the kernel accepted it, but {reason}**"
+            if reason
+            else f"**{verified_line(d, shown)}**"
+        )
     else:
         d, word, assumed = shown, "Derivation", list(shown.assumptions)
         which, chain = "declared", _chain(d)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import importlib
+from collections.abc import Callable
 from typing import Any
 
 from sympy.printing.pretty.stringpict import prettyForm, stringPict
@@ -133,10 +135,40 @@ def plural(n: int, noun: str) -> str:
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
+#: The gate's check of a derivation the kernel accepted: why it is no verdict (no model of
+#: its assumptions was found), or "". :mod:`scaledattn.gate` installs it when it loads;
+#: the renderers sit below the gate and only call it, loading the gate by name the first
+#: time (:func:`withheld_reason`) when no door has loaded it yet (the Python API).
+_WITHHELD: list[Callable[[Derivation], str]] = []
+
+
+def install_withheld(check: Callable[[Derivation], str]) -> None:
+    """Install the gate's check (:func:`scaledattn.gate.context_withheld`)."""
+    _WITHHELD[:] = [check]
+
+
+def withheld_reason(d: Derivation) -> str:
+    """Why the kernel's acceptance of ``d`` is no verdict (the gate's check), or ""."""
+    if not _WITHHELD:  # the gate installs its check when it loads (explicit, by name)
+        importlib.import_module("scaledattn.gate")
+    return _WITHHELD[0](d) if _WITHHELD else ""
+
+
 def verdict_line(audit: Audit) -> str:
-    """One line: VERIFIED or REJECTED, with the count of steps and the assumptions used."""
+    """One line: VERIFIED or REJECTED, with the count of steps and the assumptions used.
+
+    An accepted derivation whose assumptions have no model the gate finds
+    (:func:`withheld_reason`) is UNDECIDED instead: ``Audit.verified`` is the kernel's
+    word on the steps, not a verdict.
+    """
     d = audit.derivation
     if audit.theorem is not None:
+        reason = withheld_reason(d)  # the gate: no VERIFIED without a model
+        if reason:
+            return (
+                f"UNDECIDED {d.name}: the kernel accepted its {plural(len(d.steps), 'step')},"
+                f" but {reason}, so nothing follows from them (not a verdict)"
+            )
         line = verified_line(d, audit.theorem)
         said = word(audit)  # the independent checker's word (docs/trust.md)
         if said == "checked":
