@@ -42,7 +42,6 @@ from scaledattn.claims.terms import (
     ClaimScope,
     Value,
     components_of,
-    has_moments,
 )
 from scaledattn.errors import InvalidArgument
 from scaledattn.kernel import (
@@ -63,7 +62,7 @@ from scaledattn.kernel import (
     Var,
 )
 from scaledattn.kernel.expr import Component, is_random
-from scaledattn.language.definedness import first_unmet
+from scaledattn.language.definedness import declared_nonzero, first_unmet
 from scaledattn.language.laws import law_moments
 from scaledattn.language.names import Names
 from scaledattn.language.parse import quote
@@ -71,7 +70,7 @@ from scaledattn.moments.build import per_index, provenance, variance_assumptions
 from scaledattn.moments.setting import AttentionSetting
 from scaledattn.render.display import assumption_text
 
-__all__ = ["Setup", "declared_nonzero", "prepare"]
+__all__ = ["Setup", "prepare"]
 
 
 @dataclass
@@ -396,26 +395,6 @@ def _refuse_undefined(setup: Setup) -> None:
                 f'declare its value (--assume "{shown} = 1") or write the term uncancelled',
             )
         raise InvalidArgument(f"{why} in {quote(unmet.source)}" if unmet.source else why)
-
-
-def declared_nonzero(condition: Any, assumptions: Sequence[Assumption]) -> bool:
-    """Whether a cancelled divisor is a moment the assumptions give a nonzero value.
-
-    ``Var(X)/Var(X)`` under ``Var(X) = 1``: the divisor is 1 in every model. Only a
-    moment stated without schematic indices, and not about a name a binder around the
-    condition binds.
-    """
-    if condition.need != "nonzero" or not has_moments(condition.term):
-        return False
-    values = {
-        a.lhs: a.value
-        for a in assumptions
-        if isinstance(a, Moment) and not a.indices and a.value.is_number
-    }
-    if condition.bound & set(condition.term.free_symbols):
-        return False
-    at = condition.term.xreplace(values)
-    return bool(at.is_number and at.is_zero is False)
 
 
 def _fields_of(assumption: Assumption) -> tuple[str, ...]:

@@ -54,13 +54,14 @@ import sympy
 from sympy import Expr, Pow, Symbol
 
 from scaledattn.kernel import Context
-from scaledattn.kernel.assumptions import Positive, sign_facts
+from scaledattn.kernel.assumptions import Assumption, Moment, Positive, sign_facts
 from scaledattn.kernel.binders import Scope, arg_scopes
-from scaledattn.kernel.expr import Std, Var, rebuild
+from scaledattn.kernel.expr import Cov, E, Std, Var, rebuild
 
 __all__ = [
     "NEEDS",
     "Condition",
+    "declared_nonzero",
     "first_unmet",
     "is_plain_number",
     "needs_of_power",
@@ -348,3 +349,24 @@ def unmet_in(conditions: Iterable[Condition], *values: Expr) -> list[Condition]:
 def first_unmet(conditions: Sequence[Condition], context: Context) -> Condition | None:
     """The first condition the symbols' facts and the context's ``Positive`` facts do not prove."""
     return next((c for c in conditions if not c.holds(context)), None)
+
+
+def declared_nonzero(condition: Condition, assumptions: Sequence[Assumption]) -> bool:
+    """Whether a cancelled divisor is a moment the assumptions give a nonzero value.
+
+    ``Var(X)/Var(X)`` under ``Var(X) = 1``: the divisor is 1 in every model. Only a
+    moment stated without schematic indices, and not about a name a binder around the
+    condition binds.
+    """
+    moments = (E, Var, Cov, Std)
+    if condition.need != "nonzero" or not condition.term.atoms(*moments):
+        return False
+    values = {
+        a.lhs: a.value
+        for a in assumptions
+        if isinstance(a, Moment) and not a.indices and a.value.is_number
+    }
+    if condition.bound & set(condition.term.free_symbols):
+        return False
+    at = condition.term.xreplace(values)
+    return bool(at.is_number and at.is_zero is False)

@@ -291,8 +291,8 @@ def refuse_undefined(block: TheoremBlock, assumptions: tuple[Assumption, ...]) -
     decided with the symbols' facts and the declared (or default) ``Positive`` facts,
     the same context the kernel checks the theorem in.
     """
-    from scaledattn.claims.setup import declared_nonzero
-    from scaledattn.claims.terms import has_moments
+    from scaledattn.language.definedness import declared_nonzero
+    from scaledattn.language.terms import has_moments
 
     context = Context(assumptions)
     conditions = [o.condition for o in block.needs]

@@ -1,8 +1,6 @@
 """Plain-text rendering with SymPy's Unicode pretty printer."""
 
 from __future__ import annotations
-
-import importlib
 from collections.abc import Callable
 from typing import Any
 
@@ -136,9 +134,10 @@ def plural(n: int, noun: str) -> str:
 
 
 #: The gate's check of a derivation the kernel accepted: why it is no verdict (no model of
-#: its assumptions was found), or "". :mod:`scaledattn.gate` installs it when it loads;
-#: the renderers sit below the gate and only call it, loading the gate by name the first
-#: time (:func:`withheld_reason`) when no door has loaded it yet (the Python API).
+#: its assumptions was found), or "". :mod:`scaledattn.gate` installs it when it loads
+#: (every door loads it: verify, check-proof, check, derive, the calculator); the
+#: renderers sit below the gate and only call it. A program of its own that renders
+#: audits imports ``scaledattn.gate`` to have the check.
 _WITHHELD: list[Callable[[Derivation], str]] = []
 
 
@@ -149,8 +148,6 @@ def install_withheld(check: Callable[[Derivation], str]) -> None:
 
 def withheld_reason(d: Derivation) -> str:
     """Why the kernel's acceptance of ``d`` is no verdict (the gate's check), or ""."""
-    if not _WITHHELD:  # the gate installs its check when it loads (explicit, by name)
-        importlib.import_module("scaledattn.gate")
     return _WITHHELD[0](d) if _WITHHELD else ""
 
 

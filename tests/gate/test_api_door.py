@@ -2,7 +2,7 @@
 
 ``calc(...)`` of 3 = E[2X] = 2E[X] = 2 under E[2X] = 3 and E[X] = 1 is accepted by the
 kernel (it checks steps, not contexts; the kernel stays free of the gate). Its rendering
-(text, Markdown, LaTeX, JSON) and ``derive.run`` must not say VERIFIED: no model of the
+(text, Markdown, LaTeX, JSON) and ``render.run`` must not say VERIFIED: no model of the
 assumptions exists.
 """
 
@@ -13,10 +13,11 @@ import json
 import pytest
 import sympy
 
-from scaledattn.derive import audit_of, calc, run
+import scaledattn.gate  # noqa: F401  (the gate installs the renderers' check of a model)
+from scaledattn.derive import audit_of, calc
 from scaledattn.kernel import E, Moment, random_variables
 from scaledattn.kernel.rules import expectation_linear, substitute_moment
-from scaledattn.render import render
+from scaledattn.render import render, run
 
 Capture = pytest.CaptureFixture[str]
 
