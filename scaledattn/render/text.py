@@ -1,6 +1,7 @@
 """Plain-text rendering with SymPy's Unicode pretty printer."""
 
 from __future__ import annotations
+
 from collections.abc import Callable
 from typing import Any
 
