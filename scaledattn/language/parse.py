@@ -176,6 +176,9 @@ class Parser:
         self.tokens = _tokens(text, syntax)
         self.pos = 0
         self.depth = 0
+        #: whether a refusal may offer a suggestion; off in the parser that checks one
+        #: (a suggestion is checked by reading it, which must not suggest again)
+        self.suggest = True
 
     def fail(self, what: str, hint: str = "") -> InvalidArgument:
         """An InvalidArgument naming ``what``, quoting the text, then the ``hint``.
@@ -183,7 +186,7 @@ class Parser:
         Text written in English gets, as its hint, the same in the language when it has
         a known shape (:func:`~scaledattn.language.hints.english`).
         """
-        if not hint:
+        if not hint and self.suggest:
             from scaledattn.language.hints import english
 
             hint = english(self.text, lambda t: well_formed(t, self.syntax))
@@ -191,6 +194,8 @@ class Parser:
 
     def did_you_mean(self, position: int, old: str, new: str) -> str:
         """A suggestion replacing ``old`` by ``new``, offered whole if this syntax reads it."""
+        if not self.suggest:
+            return ""
         return did_you_mean(self.text, position, old, new, lambda t: well_formed(t, self.syntax))
 
     def peek(self) -> Token | None:
@@ -381,6 +386,7 @@ def well_formed(text: str, syntax: Syntax = NUMBERS) -> bool:
     """
     try:
         parser = Parser(text, syntax)
+        parser.suggest = False
         parser.expr()
         while parser.peek() is not None:
             token = parser.peek()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from fractions import Fraction
 
 import pytest
@@ -158,3 +159,22 @@ def test_parser_builds_the_same_value_as_sympy_arithmetic(case: tuple[str, sympy
 @given(st.fractions(min_value=-(10**6), max_value=10**6, max_denominator=10**6))
 def test_parser_reads_every_fraction_exactly(value: Fraction) -> None:
     assert parse_expression(str(value)) == sympy.Rational(value.numerator, value.denominator)
+
+
+def test_a_suggestion_is_checked_without_suggesting_again() -> None:
+    """Checking a "did you mean" reads the suggestion with a parser that offers none.
+
+    A dev-profile seed drew text in which each suggestion, read to check it, made another:
+    the check recursed until Python's stack ran out (a RecursionError, not a refusal).
+    """
+    from scaledattn.errors import InvalidArgument
+    from scaledattn.language.parse import Parser, well_formed
+
+    assert well_formed("1 + 2")
+    text = " * ".join(["E[X*Y]"] * 60)
+    parser = Parser(text)
+    with contextlib.suppress(InvalidArgument):  # read or refused, never a RecursionError
+        parser.expr()
+    checker = Parser("E[X]")
+    checker.suggest = False
+    assert checker.did_you_mean(0, "[", "(") == ""
