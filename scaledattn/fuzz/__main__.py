@@ -62,6 +62,7 @@ def main(argv: list[str] | None = None) -> int:
         )
     aimed = f" --aimed {args.aimed}" if args.aimed else ""
     aimed += " --checker" if args.checker else ""
+    aimed += " --all" if args.all else ""
     aimed += f" --jobs {args.jobs}" if args.jobs > 1 else ""
     print(f"python -m scaledattn.fuzz --applications {args.applications} --seed {args.seed}{aimed}")
     print(stats.table())

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import sympy
+from sympy.core.parameters import evaluate
 from sympy.logic.boolalg import Boolean
 
 from scaledattn.errors import CaseTimeout, InvalidArgument
@@ -107,10 +108,16 @@ def apply_rule(
 
 @dataclass
 class RuleCount:
-    """Per rule: applications, rewrites (the term changed), verdicts, crashes."""
+    """Per rule: applications, rewrites (the term changed), verdicts, crashes.
+
+    ``fired``: the rewrites the rule itself made, whose result is not merely the term
+    evaluated (a term drawn unevaluated, ``Eq(x**2, 4, evaluate=False)``, changes under
+    any rule, as the kernel evaluates what it reads).
+    """
 
     applications: int = 0
     rewrites: int = 0
+    fired: int = 0
     agreed: int = 0
     undecided: int = 0
     differed: int = 0
@@ -167,7 +174,8 @@ class Stats:
 
     def table(self) -> str:
         """A plain-text table: one line per rule, then the totals and the rate."""
-        head = f"{'rule':26} {'applied':>9} {'rewrote':>8} {'agreed':>8} {'undecided':>9}"
+        head = f"{'rule':26} {'applied':>9} {'rewrote':>8} {'fired':>8} {'agreed':>8}"
+        head += f" {'undecided':>9}"
         head += f" {'DIFFERED':>8} {'partial':>7} {'crashed':>7}"
         if self.third_party:
             head += f" {'checked':>8} {'REFUSED':>7} {'unread':>7} {'k-refused':>9}"
@@ -175,7 +183,8 @@ class Stats:
         for name in rule_names():
             x = self.count(name)
             line = (
-                f"{name:26} {x.applications:9d} {x.rewrites:8d} {x.agreed:8d} {x.undecided:9d}"
+                f"{name:26} {x.applications:9d} {x.rewrites:8d} {x.fired:8d} {x.agreed:8d}"
+                f" {x.undecided:9d}"
                 f" {x.differed:8d} {x.partial:7d} {x.crashed:7d}"
             )
             if self.third_party:
@@ -249,6 +258,8 @@ def check_case(
         if rewritten == case.term:
             continue
         count.rewrites += 1
+        if _fired(rewritten, case.term):
+            count.fired += 1
         for n, world in enumerate(worlds):
             if n not in cache:
                 cache[n] = meaning(case.term, world)
@@ -269,6 +280,15 @@ def check_case(
         if stats.third_party:
             _third_party(name, case, rewritten, stats, count)
     return None
+
+
+def _fired(rewritten: Any, term: Any) -> bool:
+    """Whether ``rewritten`` is more than ``term`` evaluated (the kernel's rebuild of it)."""
+    try:
+        with evaluate(True):
+            return bool(rewritten != rebuild(term))
+    except Exception:  # a term that does not rebuild: the rule's result is its own
+        return True
 
 
 def _third_party(name: str, case: Case, rewritten: Any, stats: Stats, count: RuleCount) -> None:
