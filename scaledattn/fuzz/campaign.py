@@ -84,6 +84,21 @@ AIM_ORDER = sorted(AIMED)
 #: Examples kept of rewrites that change only whether a term is defined.
 PARTIALS_KEPT = 5
 
+#: Entries the checker's memos (its verdicts by certificate text, its terms' sort keys)
+#: may hold in a campaign before they are emptied: each grows by about one entry per
+#: certificate checked (some 2 kB each), 10⁶ applications would keep over a gigabyte.
+MEMO_KEPT = 20_000
+
+
+def _bound_memos() -> None:
+    """Empty the checker's memos past :data:`MEMO_KEPT` (a memo only saves work)."""
+    from scaledattn.checker import normal, steps
+
+    for memo, kept in ((getattr(steps, "_DONE", None), MEMO_KEPT),
+                       (getattr(normal, "_KEYS", None), 10 * MEMO_KEPT)):  # fmt: skip
+        if isinstance(memo, dict) and len(memo) > kept:
+            memo.clear()
+
 
 def rule_names() -> list[str]:
     """Every registered primitive rule, ``ring`` first."""
@@ -486,6 +501,8 @@ def run_case(seed: int, number: int, aimed: int, checker: bool) -> CaseOutcome:
         stats.timeouts += 1
     except InvalidArgument:  # an aimed case whose redex could not be drawn
         stats.undrawn += 1
+    if checker:
+        _bound_memos()
     rule, text = (result.rule, str(result)) if result is not None else (None, None)
     return CaseOutcome(number, stats, recorder.choices, result, rule, text)
 

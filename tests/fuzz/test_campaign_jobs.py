@@ -90,3 +90,13 @@ def test_no_worker_processes_is_a_one_line_refusal(capsys: Any) -> None:
     err = capsys.readouterr().err
     assert "--jobs must be at least 1" in err
     assert "Traceback" not in err
+
+
+def test_the_checkers_memos_are_emptied_past_their_bound(monkeypatch: pytest.MonkeyPatch) -> None:
+    from scaledattn.checker import steps
+    from scaledattn.fuzz import campaign
+
+    monkeypatch.setattr(campaign, "MEMO_KEPT", 3)
+    monkeypatch.setattr(steps, "_DONE", {str(n): None for n in range(4)})
+    run_case(9, 1, 2, True)
+    assert len(steps._DONE) <= 3
