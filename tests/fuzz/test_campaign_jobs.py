@@ -15,6 +15,8 @@ import sympy
 from scaledattn.fuzz.__main__ import main
 from scaledattn.fuzz.campaign import RuleCount, Stats, check_case, run, run_case
 from scaledattn.fuzz.generate import Case, a
+from scaledattn.kernel import E, Rule, Var
+from scaledattn.kernel import rules as rules_module
 from scaledattn.numeric.semantics import World
 
 
@@ -100,3 +102,22 @@ def test_the_checkers_memos_are_emptied_past_their_bound(monkeypatch: pytest.Mon
     monkeypatch.setattr(steps, "_DONE", {str(n): None for n in range(4)})
     run_case(9, 1, 2, True)
     assert len(steps._DONE) <= 3
+
+
+def _forget_mean(e: Any, ctx: Any, scope: Any) -> Any:
+    return (E(e.args[0] ** 2), frozenset()) if isinstance(e, Var) else None
+
+
+def test_a_disagreement_a_worker_finds_is_reported_and_shrunk(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Var(Z) = E[Z²] registered as variance_def (the workers fork with it): found, shrunk."""
+    monkeypatch.setitem(
+        rules_module._TABLE, "variance_def", Rule("variance_def", "x", _forget_mean)
+    )
+    one, found_one = run(400, seed=3, aimed=3)
+    two, found_two = run(400, seed=3, aimed=3, jobs=2)
+    assert [d.rule for _, d in found_two] == [d.rule for _, d in found_one] == ["variance_def"]
+    assert [choices for choices, _ in found_two] == [choices for choices, _ in found_one]
+    assert str(found_two[0][1]) == str(found_one[0][1])
+    assert _counts(two) == _counts(one)
