@@ -40,9 +40,6 @@ KNOWN: dict[str, str] = {
         (
             "shift_invariance",
             "softmax_of_scaled_differences",
-            "softmax_gradient",
-            "cross_entropy_gradient",
-            "softmax_backward",
             "saturation_limits",
             "jacobian_norm_sq",
             "jacobian_vanishes",
