@@ -44,6 +44,7 @@ __all__ = [
     "normalise",
     "quote",
     "rewrite_tokens",
+    "unbracketed_equivalence",
 ]
 
 #: A token: (kind, canonical text, 1-based position); kind is 'number', 'name' or 'op'.
@@ -201,9 +202,8 @@ def _normalise(text: str, start: int, end: int, out: _Out, whole: str) -> None:
         if ch == "∂":
             i = _derivative(text, i, end, out, whole)
             continue
-        if (
-            text.startswith("lim_{", i)
-            and not (i > start and (text[i - 1].isalnum() or text[i - 1] in "_\\"))
+        if text.startswith("lim_{", i) and not (
+            i > start and (text[i - 1].isalnum() or text[i - 1] in "_\\")
         ):
             i = _limit(text, i, i + 3, end, out, whole, latex=False)
             continue
@@ -443,7 +443,10 @@ def _latex_derivative(
     out: _Out,
     whole: str,
 ) -> int:
-    r"""``\frac{\partial f}{\partial s_{m}}`` or ``\frac{\partial}{\partial s_{m}}\left(BODY\right)``."""
+    r"""``\frac{\partial f}{\partial s_{m}}``, or ``\frac{\partial}{\partial s_{m}}`` and its body.
+
+    The body of the second is ``\left(BODY\right)``, as the LaTeX printer writes it.
+    """
     top, top_end = numerator
     below, below_end = denominator
     var = _PARTIAL.match(text, below + 1, below_end)
@@ -486,10 +489,8 @@ def _latex_parenthesised(text: str, at: int, end: int, whole: str) -> tuple[int,
     )
 
 
-def _limit(
-    text: str, start: int, at: int, end: int, out: _Out, whole: str, latex: bool
-) -> int:
-    r"""``lim_{λ→∞} BODY`` or ``\lim_{\lambda \to \infty} \left(BODY\right)``: ``lim(BODY, lambda)``.
+def _limit(text: str, start: int, at: int, end: int, out: _Out, whole: str, latex: bool) -> int:
+    r"""``lim_{λ→∞} BODY`` or ``\lim_{\lambda \to \infty} \left(BODY\right)``: ``lim(BODY, λ)``.
 
     The body is what the printers put there: in Unicode one factor (a name, a call or a
     parenthesised term), in LaTeX a parenthesised term.
@@ -505,7 +506,9 @@ def _limit(
         body, after = found.end(), _factor_end_text(text, found.end(), end)
         body_end = after
         if not text[body:body_end].strip():
-            raise InvalidArgument(f"a limit without a body at position {start + 1} in {_quote(whole)}")
+            raise InvalidArgument(
+                f"a limit without a body at position {start + 1} in {_quote(whole)}"
+            )
     out.put("lim(", start + 1)
     _normalise(text, body, body_end, out, whole)
     out.put(", ", body_end)
@@ -596,6 +599,49 @@ def quote(text: str) -> str:
 
 
 _quote = quote
+
+
+#: The spellings of ⇔ between the two equations of an equivalence.
+_EQUIVALENCES = ("<=>", "⇔", "\\iff", "\\Leftrightarrow")
+
+
+def unbracketed_equivalence(text: str) -> str:
+    """``(A = a) ⇔ (B = b)``, as ``list`` prints it, with the two outer pairs blanked out.
+
+    Every door reads a statement's equivalence so. Positions are kept (each bracket
+    becomes a space), so messages point at the text as typed. Anything else is returned
+    as it is.
+
+    >>> unbracketed_equivalence("(Var(q·k/c) = 1) ⇔ (c = √dₖ)")
+    ' Var(q·k/c) = 1  ⇔  c = √dₖ '
+    """
+    depth, found = 0, None
+    for at, char in enumerate(text):
+        if char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+        elif depth == 0:
+            sign = next((e for e in _EQUIVALENCES if text.startswith(e, at)), None)
+            if sign is not None:
+                found = (at, at + len(sign))
+                break
+    if found is None:
+        return text
+    chars = list(text)
+    for lo, hi in ((0, found[0]), (found[1], len(text))):
+        side = text[lo:hi]
+        first = lo + len(side) - len(side.lstrip())
+        last = lo + len(side.rstrip()) - 1
+        if first < last and text[first] == "(" and text[last] == ")":
+            depth = 0
+            for at in range(first, last + 1):
+                depth += {"(": 1, ")": -1}.get(text[at], 0)
+                if depth == 0 and at < last:
+                    break
+            else:
+                chars[first] = chars[last] = " "
+    return "".join(chars)
 
 
 # ------------------------------------------------------------------- tokens

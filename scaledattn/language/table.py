@@ -269,7 +269,9 @@ NOTATIONS: tuple[Notation, ...] = (
         "a derivative of a term in LaTeX",
     ),
     Notation("lim_{λ→∞} pᵢ", "lim(p_i, lambda)", "a limit as list prints it"),
-    Notation(r"\lim_{\lambda \to \infty} \left(p_{i}\right)", "lim(p_i, lambda)", "a limit in LaTeX"),
+    Notation(
+        r"\lim_{\lambda \to \infty} \left(p_{i}\right)", "lim(p_i, lambda)", "a limit in LaTeX"
+    ),
     Notation("e^{c}", "exp(c)", "LaTeX's exponential"),
     Notation("ln(c)", "log(c)", "the natural logarithm"),
     Notation("var(X)", "Var(X)", "a lower-case moment"),
