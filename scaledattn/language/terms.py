@@ -100,6 +100,8 @@ MAX_EXP = 100_000
 MAX_DEFINITION_DEPTH = 8
 #: At most this many weights in jacobian_norm(p) (its size is a sum of n² terms).
 MAX_JACOBIAN = 64
+#: A vector's name with a subscript of its own, then an index: b_q_i.
+_SUBSCRIPTED_LABEL = re.compile(r"[A-Za-z]+_[A-Za-z0-9]+_[A-Za-z]'*")
 #: A letter another sum's index may be named with (Σ_{a=1..N}), primed or not.
 _LETTER = re.compile(r"[A-Za-df-z]'*")
 
@@ -330,6 +332,11 @@ class TermBuilder:
         if word in names.values:
             return names.values[word]
         parts = split_name(word)
+        if parts is None and _SUBSCRIPTED_LABEL.fullmatch(word):  # b_q_i: b_q's i-th entry
+            label, _, subscript = word.rpartition("_")
+            summed = self._summed_entry(Name(label, 0, subscript))
+            if summed is not None:
+                return summed
         written = parts.written if parts is not None else word
         if parts is not None and names.is_vector(parts.label):
             if parts.subscript:
@@ -379,7 +386,8 @@ class TermBuilder:
         A name subscripted by the index of a sum around it varies with the index: it is
         an entry of a vector (``entry(x, a, N)``), not one constant named ``x_a``
         (which would make the sum N·x_a); s, r, y, g too take the sum's dimension
-        there (elsewhere theirs is n). Declared names keep their declaration.
+        there (elsewhere theirs is n), and a vector named with a subscript (``b_q_i``,
+        the i-th entry of b_q) has one there. Declared names keep their declaration.
         """
         if self.names.is_declared(parts.written) or self.names.is_declared(parts.label):
             return None

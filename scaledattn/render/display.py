@@ -100,6 +100,8 @@ _SUPERSCRIPT = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
 _N = sympy.Symbol("n", integer=True, positive=True)
 #: A name the language reads back as a vector's name with a subscript: letters, primes.
 _LABEL = re.compile(r"[A-Za-z]+'*")
+#: A vector's name with a subscript of its own (b_q): its entries are b_q_i inside a sum.
+SUBSCRIPTED_LABEL = re.compile(r"[A-Za-z]+_[A-Za-z0-9]+")
 
 
 def softmax_arguments(expr: Any) -> tuple[Any, ...] | None:
@@ -126,6 +128,8 @@ def entry_is_named(expr: Any, bound: Any) -> bool:
     ``bound`` maps the indices of the sums around the entry to their upper bounds.
     """
     vector = expr.vector
+    if SUBSCRIPTED_LABEL.fullmatch(vector):  # b_q_i, inside a sum over i only
+        return isinstance(expr.index, sympy.Symbol) and bound.get(expr.index) == expr.dim
     if not _LABEL.fullmatch(vector) or vector.rstrip("'") in ("p", *RANDOM_VECTORS):
         return False
     if expr.index in bound:
@@ -231,6 +235,8 @@ class UnicodeLinePrinter(StrPrinter):
         if not entry_is_named(expr, bound_sums(self).bound):
             shown = ", ".join(self._print(a) for a in (expr.index, expr.dim))
             return f"entry({expr.vector}, {shown})"
+        if SUBSCRIPTED_LABEL.fullmatch(expr.vector):  # b_q_i: no Unicode double subscript
+            return f"{expr.vector}_{self._print(expr.index)}"
         return str(pretty_symbol(f"{expr.vector}_{expr.index}")).replace("_j", "ⱼ")
 
     def _print_Softmax(self, expr: Any) -> str:

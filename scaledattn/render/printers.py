@@ -20,6 +20,7 @@ from sympy.printing.str import StrPrinter
 
 from scaledattn.kernel.vectors import Entry, Softmax
 from scaledattn.render.display import (
+    SUBSCRIPTED_LABEL,
     bound_sums,
     delta_text,
     entry_is_named,
@@ -99,6 +100,8 @@ class TermPrettyPrinter(PrettyPrinter):
     def _print_Entry(self, e: Any) -> Any:
         if not entry_is_named(e, bound_sums(self).bound):
             return self._call("entry", (sympy.Symbol(e.vector), e.index, e.dim))
+        if SUBSCRIPTED_LABEL.fullmatch(e.vector):  # b_q_i: no Unicode double subscript
+            return prettyForm(f"{e.vector}_{sympy.sstr(e.index)}")
         return prettyForm(subscripted(e.vector, e.index))
 
     def _print_Softmax(self, e: Any) -> Any:
@@ -173,7 +176,7 @@ class TermLatexPrinter(LatexPrinter):
 
     def _call(self, name: str, args: Any) -> str:
         inner = ", ".join(a.name if isinstance(a, Str) else self._print(a) for a in args)
-        return rf"\operatorname{{{name}}}\left({inner}\right)"
+        return rf"\mathrm{{{name}}}({inner})"
 
     def _print_Entry(self, e: Any) -> str:
         if not entry_is_named(e, bound_sums(self).bound):

@@ -149,3 +149,41 @@ def test_the_score_difference_list_prints_reads_back_and_is_verified_under_the_d
     result = verify(_statement(d))
     assert result.verdict.name == "VERIFIED"
     assert any("k'" in line and "(as k)" in line for line in result.assumptions)
+
+
+def test_a_name_subscripted_by_a_sums_index_is_an_entry_of_a_vector_of_its_dimension() -> None:
+    from scaledattn.kernel import Entry, IndexSum
+    from scaledattn.language.terms import build_term
+
+    a = sympy.Symbol("a", integer=True, positive=True)
+    i = sympy.Symbol("i", integer=True, positive=True)
+    d_model, d_k = (sympy.Symbol(n, integer=True, positive=True) for n in ("d_model", "d_k"))
+    assert build_term("Σ_{a=1..d_model} xₐ²") == IndexSum(Entry("x", a, d_model) ** 2, a, d_model)
+    assert build_term("sum(b_q_i, i, 1, d_k)") == IndexSum(Entry("b_q", i, d_k), i, d_k)
+    assert build_term("sum(y_i, i, 1, d_k)") == IndexSum(Entry("y", i, d_k), i, d_k)
+    assert build_term("x_a") == sympy.Symbol("x_a", real=True)  # no sum: a constant
+
+
+def test_a_softmax_of_other_scores_is_printed_with_them_and_reads_back() -> None:
+    d = builtin_derivations()["shift_invariance"]
+    assert _statement(d) == "softmax(r, i, n, p') = pᵢ"
+    assert statement_tex(d).startswith(r"\mathrm{softmax}(r, i, n, p')")
+    assert _statement(builtin_derivations()["saturation_limits"]) == "lim_{λ→∞} softmax(r, i) = δ_iw"
+
+
+@pytest.mark.parametrize(
+    ("written", "message"),
+    [
+        ("∂pᵢ = 1", "a derivative is written ∂pᵢ/∂sₘ"),
+        ("∂/∂sₘ = 1", "a derivative is written ∂pᵢ/∂sₘ"),
+        ("lim_{λ} pᵢ = 1", "a limit is written lim_{λ→∞} BODY"),
+        (r"\lim_{\lambda \to \infty} p_{i} = 1", "followed by its parenthesised body"),
+    ],
+)
+def test_a_malformed_derivative_or_limit_is_refused_in_one_line(written: str, message: str) -> None:
+    from scaledattn.errors import InvalidArgument
+
+    with pytest.raises(InvalidArgument) as caught:
+        parse_claim(written)
+    assert message in str(caught.value)
+    assert "\n" not in str(caught.value)
