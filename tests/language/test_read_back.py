@@ -168,7 +168,9 @@ def test_a_softmax_of_other_scores_is_printed_with_them_and_reads_back() -> None
     d = builtin_derivations()["shift_invariance"]
     assert _statement(d) == "softmax(r, i, n, p') = pᵢ"
     assert statement_tex(d).startswith(r"\mathrm{softmax}(r, i, n, p')")
-    assert _statement(builtin_derivations()["saturation_limits"]) == "lim_{λ→∞} softmax(r, i) = δ_iw"
+    assert (
+        _statement(builtin_derivations()["saturation_limits"]) == "lim_{λ→∞} softmax(r, i) = δ_iw"
+    )
 
 
 @pytest.mark.parametrize(
