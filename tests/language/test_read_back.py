@@ -189,3 +189,17 @@ def test_a_malformed_derivative_or_limit_is_refused_in_one_line(written: str, me
         parse_claim(written)
     assert message in str(caught.value)
     assert "\n" not in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    "claim", ["∂pᵢ/∂sₘ = pᵢ·δᵢₘ - pᵢ·pₘ", "sum(p_i, i, 1, n) = 1", "deriv(s_i, s_i) = 1"]
+)
+def test_a_true_statement_of_softmax_weights_or_derivatives_is_never_refuted_by_its_form(
+    claim: str,
+) -> None:
+    from scaledattn.claims.verify import verify
+
+    result = verify(claim)
+    assert result.verdict.name == "UNDECIDED", result.verdict
+    assert "check-proof" in result.reason
+    assert "theorem(NAME)" in result.reason
