@@ -237,13 +237,13 @@ class UnicodeLinePrinter(StrPrinter):
             return f"entry({expr.vector}, {shown})"
         if SUBSCRIPTED_LABEL.fullmatch(expr.vector):  # b_q_i: no Unicode double subscript
             return f"{expr.vector}_{self._print(expr.index)}"
-        return str(pretty_symbol(f"{expr.vector}_{expr.index}")).replace("_j", "ⱼ")
+        return str(pretty_symbol(f"{expr.vector}_{expr.index}"))
 
     def _print_Softmax(self, expr: Any) -> str:
         written = softmax_arguments(expr)
         if written is not None:
             return f"softmax({', '.join(self._print(a) for a in written)})"
-        return str(pretty_symbol(f"{expr.shown}_{expr.index}")).replace("_j", "ⱼ")
+        return str(pretty_symbol(f"{expr.shown}_{expr.index}"))
 
     def _print_Deriv(self, expr: Any) -> str:
         var, body = self._print(expr.args[1]), self._print(expr.args[0])
