@@ -46,6 +46,7 @@ __all__ = [
     "NO_MODEL",
     "confirmed_counterexample",
     "context_withheld",
+    "counterexample_world",
     "describe",
     "model_found",
     "model_line",
@@ -219,6 +220,38 @@ def confirmed_counterexample(
     if world is None or check_world(world, tuple(assumptions)):
         return False
     return agree(sympy.sympify(lhs), sympy.sympify(rhs), world) == "differ"
+
+
+def counterexample_world(
+    lhs: Any,
+    rhs: Any,
+    assumptions: Sequence[Assumption],
+    *,
+    defined: Mapping[str, Any] | None = None,
+    fixed: Mapping[Symbol, Fraction] | None = None,
+    seed: int = 0,
+    tries: int = MODEL_TRIES // 2,
+) -> World | None:
+    """A world of the search in which both sides differ and every assumption holds, or None.
+
+    Each draw is checked by :func:`confirmed_counterexample` (the semantics on every
+    assumption, independence included, then on the two sides). ``fixed`` values some
+    symbols must take (a trial value at which a closed form separates the sides).
+    """
+    chooser = RandomChooser(seed)
+    for _ in range(tries):
+        try:
+            world, why = draw_world(
+                [lhs, rhs], tuple(assumptions), chooser, defined=defined, fixed=fixed, shrink=True
+            )
+        except (TypeError, ValueError, ArithmeticError, RecursionError):
+            return None
+        if world is not None and all(world.values.get(s) == v for s, v in (fixed or {}).items()):
+            if confirmed_counterexample(lhs, rhs, world, assumptions):
+                return world
+        if why == TOO_LARGE:
+            return None
+    return None
 
 
 _WITHHELD: dict[int, tuple[Any, str]] = {}
