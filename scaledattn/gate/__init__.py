@@ -12,6 +12,7 @@ from __future__ import annotations
 from scaledattn.gate.models import (
     NO_MODEL,
     confirmed_counterexample,
+    context_model,
     context_withheld,
     counterexample_world,
     describe,
@@ -20,7 +21,7 @@ from scaledattn.gate.models import (
     model_of,
     withheld,
 )
-from scaledattn.gate.steps import check_steps, step_alarm
+from scaledattn.gate.steps import check_steps, kept_alarm, step_alarm
 from scaledattn.render.text import install_withheld
 
 # The renderers lie below the gate: they call the check the gate installs here (the
@@ -31,12 +32,14 @@ __all__ = [
     "NO_MODEL",
     "check_steps",
     "confirmed_counterexample",
+    "context_model",
     "context_withheld",
     "counterexample_world",
     "describe",
     "model_found",
     "model_line",
     "model_of",
+    "kept_alarm",
     "step_alarm",
     "withheld",
 ]

@@ -45,6 +45,7 @@ __all__ = [
     "MODEL_TRIES",
     "NO_MODEL",
     "confirmed_counterexample",
+    "context_model",
     "context_withheld",
     "counterexample_world",
     "describe",
@@ -238,7 +239,7 @@ def counterexample_world(
     assumption, independence included, then on the two sides). ``fixed`` values some
     symbols must take (a trial value at which a closed form separates the sides).
     """
-    chooser = RandomChooser(seed)
+    chooser, fixed = RandomChooser(seed), dict(fixed or {})
     for _ in range(tries):
         try:
             world, why = draw_world(
@@ -246,15 +247,15 @@ def counterexample_world(
             )
         except (TypeError, ValueError, ArithmeticError, RecursionError):
             return None
-        if world is not None and all(world.values.get(s) == v for s, v in (fixed or {}).items()):
-            if confirmed_counterexample(lhs, rhs, world, assumptions):
-                return world
+        kept = world is not None and all(world.values.get(s) == v for s, v in fixed.items())
+        if kept and confirmed_counterexample(lhs, rhs, world, assumptions):
+            return world
         if why == TOO_LARGE:
             return None
     return None
 
 
-_WITHHELD: dict[int, tuple[Any, str]] = {}
+_WITHHELD: dict[int, tuple[Any, str, str]] = {}
 
 
 def withheld(audit: Any) -> str:
@@ -272,11 +273,21 @@ def withheld(audit: Any) -> str:
 
 def context_withheld(d: Any) -> str:
     """:func:`withheld` for a derivation the kernel accepted (a Theorem's, say)."""
+    return context_model(d)[1]
+
+
+def context_model(d: Any) -> tuple[str, str]:
+    """(the model line, why the verdict is withheld) of a derivation the kernel accepted.
+
+    ("", "") when it has no assumptions (nothing to model); (``a model of the
+    assumptions: …``, "") when the search finds one; ("", :data:`NO_MODEL`) when it
+    finds none. Kept by identity, so each derivation is searched once per process.
+    """
     if not d.assumptions:
-        return ""
+        return "", ""
     cached = _WITHHELD.get(id(d))
     if cached is not None and cached[0] is d:
-        return cached[1]
+        return cached[1], cached[2]
     statement = d.statement
     terms = [
         t
@@ -284,9 +295,10 @@ def context_withheld(d: Any) -> str:
         if isinstance(t, sympy.Expr)
     ]
     try:
-        world = model_of(terms, d.assumptions)
+        world, alone = model_found(terms, d.assumptions)
     except Exception:  # a context the drawer cannot read: no model found
-        world = None
+        world, alone = None, False
+    line = "" if world is None else model_line(world, d.assumptions, alone)
     reason = "" if world is not None else NO_MODEL
-    _WITHHELD[id(d)] = (d, reason)
-    return reason
+    _WITHHELD[id(d)] = (d, line, reason)
+    return line, reason

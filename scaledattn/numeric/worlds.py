@@ -472,17 +472,17 @@ def _pair_laws(
 ) -> tuple[Law, Law, Num] | None:
     """Latent laws for a correlated pair (X, Y) and the coefficient c/σ_X² of X in Y.
 
-    X = μ_X + σ_X·U and Y = (c/σ_X²)·X + Y′ with Y′ = μ_Y − (c/σ_X²)·μ_X + γ·V,
-    γ² = σ_Y² − c²/σ_X², U and V independent with mean 0, variance 1, no third moment:
+    X = μ_X + σ_X·U and Y = (c/σ_X²)·X + Y₀ with Y₀ = μ_Y − (c/σ_X²)·μ_X + g·V,
+    g² = σ_Y² − c²/σ_X², U and V independent with mean 0, variance 1, no third moment:
     then E[X] = μ_X, Var(X) = σ_X², E[Y] = μ_Y, Var(Y) = σ_Y² and Cov(X, Y) = c. A
-    declared E[X²Y²] = K fixes E[U⁴] = m: with α = σ_X, β = c/σ_X,
-    E[X²Y²] = μ_X²(μ_Y² + σ_Y²) + 4μ_Xμ_Y·c + σ_X²(μ_Y² + γ²) + c²·m, so for the jointly
+    declared E[X²Y²] = K fixes E[U⁴] = m, since
+    E[X²Y²] = μ_X²(μ_Y² + σ_Y²) + 4μ_Xμ_Y·c + σ_X²(μ_Y² + g²) + c²·m: for the jointly
     Gaussian K = σ_X²σ_Y² + 2c² (zero means) m = 3, U the three-point law 0, ±√3. A
     declared E[Y⁴] fixes E[V⁴] likewise. A covariance that is a free constant (ρ) takes
     r·σ_Xσ_Y for an r of :data:`CORRELATIONS`, and the constant that value (added to
-    ``chosen``: its exact value stays, not the float the law's moments give). None when no
-    covariance is declared or it cannot be read; Undefined when |c| > σ_Xσ_Y
-    (Cauchy–Schwarz: no law at all has it).
+    ``chosen``: its exact value stays, not the float the law's moments give; the pairs of
+    every other index read it). None when no covariance is declared or it cannot be read;
+    Undefined when |c| > σ_Xσ_Y (Cauchy–Schwarz: no law at all has it).
     """
     mx, my = marginals.get(first, {}), marginals.get(second, {})
     mean_x, var_x = mx.get("mean", Fraction(0)), mx.get("var", Fraction(1))
@@ -497,6 +497,7 @@ def _pair_laws(
         and not term.is_integer
         and not isinstance(term, RandomVariable)
         and term not in keep
+        and term not in chosen  # every index's pair of Cov(qᵢ, kᵢ) = ρ: one ρ
     ):
         r = pick(chooser, CORRELATIONS)
         cov = times(r, square_root(times(var_x, var_y)))
@@ -517,7 +518,7 @@ def _pair_laws(
             raise Undefined(f"a covariance of {first[0]} and {second[0]} with a constant is not 0")
         return None
     slope = times(cov, 1 / var_x if isinstance(var_x, Fraction) else 1 / mpmath.mpf(var_x))
-    gap = plus(var_y, times(Fraction(-1), times(slope, cov)))  # γ² = σ_Y² − c²/σ_X²
+    gap = plus(var_y, times(Fraction(-1), times(slope, cov)))  # g² = σ_Y² − c²/σ_X²
     if not isinstance(gap, Fraction) and abs(gap) < mpmath.mpf(10) ** (-(DIGITS - 10)):
         gap = Fraction(0)
     if gap < 0:
@@ -549,7 +550,7 @@ def _pair_laws(
     shifted = plus(mean_y, times(Fraction(-1), times(slope, mean_x)))
     fourth_v: Num | None = None
     if "fourth" in my and gap != 0:
-        beta2 = times(slope, cov)  # β² = c²/σ_X²
+        beta2 = times(slope, cov)  # c²/σ_X², the square of Y's coefficient of U
         central_y = plus(my["fourth"], times(Fraction(-1), plus(mean_y**4, 6 * mean_y**2 * var_y)))
         rest_y = plus(times(times(beta2, beta2), m), times(Fraction(6), times(beta2, gap)))
         fourth_v = times(plus(central_y, times(Fraction(-1), rest_y)), _inverse_of(gap * gap))
@@ -607,7 +608,9 @@ def _standard_law(mean: Num, variance: Num, fourth: Num | None) -> tuple[Law | N
     The two-point law μ ± σ has E[U⁴] = 1; U is symmetric either way (no third moment).
     """
     if fourth is not None and fourth != 1:
-        whole = plus(times(fourth, times(variance, variance)), plus(mean**4, 6 * mean**2 * variance))
+        whole = plus(
+            times(fourth, times(variance, variance)), plus(mean**4, 6 * mean**2 * variance)
+        )
         law = _fit_fourth(mean, variance, whole) if isinstance(whole, Fraction) else None
         if law is not None:
             return law, fourth
@@ -754,12 +757,10 @@ def _law(
     laws: dict[AtomKey, Law] = {}
     forms: dict[AtomKey, dict[AtomKey, Num]] = {a: {a: Fraction(1)} for a in atoms}
     paired: set[AtomKey] = set()
-    for (first, second), moments in _pair_declarations(assumptions, atoms).items():
-        if {first, second} & (paired | defined.keys()) or not _may_share(
-            [first, second], families
-        ):
+    for (first, second), joint in _pair_declarations(assumptions, atoms).items():
+        if {first, second} & (paired | defined.keys()) or not _may_share([first, second], families):
             continue  # each atom in one pair; a declared independence keeps them apart
-        fitted = _pair_laws(first, second, moments, declared, world, chooser, keep, chosen)
+        fitted = _pair_laws(first, second, joint, declared, world, chooser, keep, chosen)
         if fitted is None:
             continue
         laws[first], laws[second], slope = fitted
