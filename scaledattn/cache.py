@@ -364,10 +364,9 @@ def _compute(module: Any, derivation: Any) -> Checked:
             unwritten = str(err)
     model, withheld, alarm = "", "", ""
     if result.verified:  # the gate: a model of the assumptions, every step true on models
-        from scaledattn.gate import context_model, kept_alarm
+        from scaledattn.gate import theorem_gate
 
-        model, withheld = context_model(derivation)
-        alarm = kept_alarm(derivation)
+        model, withheld, alarm = theorem_gate(derivation)
     w = witness_of(module, derivation)
     evaluated = [s for s in w.settings if not s.unsupported]
     # The audit as data (``check --json``) is the json rendering, made when asked

@@ -21,7 +21,7 @@ from scaledattn.gate.models import (
     model_of,
     withheld,
 )
-from scaledattn.gate.steps import check_steps, kept_alarm, step_alarm
+from scaledattn.gate.steps import check_steps, kept_alarm, step_alarm, theorem_gate
 from scaledattn.render.text import install_withheld
 
 # The renderers lie below the gate: they call the check the gate installs here (the
@@ -41,5 +41,6 @@ __all__ = [
     "model_of",
     "kept_alarm",
     "step_alarm",
+    "theorem_gate",
     "withheld",
 ]

@@ -276,6 +276,17 @@ def context_withheld(d: Any) -> str:
     return context_model(d)[1]
 
 
+def known_model(d: Any) -> tuple[str, str] | None:
+    """:func:`context_model`'s answer for ``d`` if it was found in this process, else None."""
+    cached = _WITHHELD.get(id(d))
+    return (cached[1], cached[2]) if cached is not None and cached[0] is d else None
+
+
+def remember_model(d: Any, line: str, reason: str) -> None:
+    """Keep ``(line, reason)`` as :func:`context_model`'s answer for ``d`` (a model found)."""
+    _WITHHELD[id(d)] = (d, line, reason)
+
+
 def context_model(d: Any) -> tuple[str, str]:
     """(the model line, why the verdict is withheld) of a derivation the kernel accepted.
 
@@ -285,9 +296,9 @@ def context_model(d: Any) -> tuple[str, str]:
     """
     if not d.assumptions:
         return "", ""
-    cached = _WITHHELD.get(id(d))
-    if cached is not None and cached[0] is d:
-        return cached[1], cached[2]
+    known = known_model(d)
+    if known is not None:
+        return known
     statement = d.statement
     terms = [
         t
