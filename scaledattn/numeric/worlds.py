@@ -579,13 +579,14 @@ def _free_variances(
             want = value(cross, world)
         except (Undefined, Undecided):
             want = None
-    if want is None or not all(isinstance(v, Fraction) for v in (want, cov, mean_x, mean_y)):
+    exact = (want, cov, mean_x, mean_y, var_x, var_y)
+    if want is None or not all(isinstance(v, Fraction) for v in exact):
         if free_x and free_y:
-            top = max(Fraction(1), abs(cov)) if isinstance(cov, Fraction) else var_x
+            top = _larger(Fraction(1), abs(cov))
             return top, top
         if free_x:
-            return max(var_x, times(square, _inverse_of(var_y))), var_y
-        return var_x, max(var_y, times(square, _inverse_of(var_x)))
+            return _larger(var_x, times(square, _inverse_of(var_y))), var_y
+        return var_x, _larger(var_y, times(square, _inverse_of(var_x)))
     if free_x and free_y:
         var_x, free_x = Fraction(1), False
     both = mean_x * mean_x * mean_y * mean_y + 4 * mean_x * mean_y * cov + 2 * square
@@ -598,23 +599,46 @@ def _free_variances(
     return (fitted, var_y) if ok else (var_x, var_y)
 
 
+def _larger(a: Num, b: Num) -> Num:
+    """The larger of two numbers, a fraction or a 60-digit float each."""
+    as_float = [
+        mpmath.mpf(x.numerator) / x.denominator if isinstance(x, Fraction) else x for x in (a, b)
+    ]
+    return b if as_float[1] > as_float[0] else a
+
+
+def _rational(x: Num) -> Fraction | None:
+    """``x`` as a fraction: itself, or the small fraction a 60-digit float equals to 45 digits."""
+    if isinstance(x, Fraction):
+        return x
+    near = Fraction(
+        mpmath.nstr(x, 50, min_fixed=-mpmath.inf, max_fixed=mpmath.inf)
+    ).limit_denominator(10**6)
+    return (
+        near
+        if abs(x - mpmath.mpf(near.numerator) / near.denominator) < mpmath.mpf(10) ** -45
+        else None
+    )
+
+
 def _inverse_of(x: Num) -> Num:
     return 1 / x if isinstance(x, Fraction) else 1 / mpmath.mpf(x)
 
 
 def _standard_law(mean: Num, variance: Num, fourth: Num | None) -> tuple[Law | None, Num]:
-    """(μ + σ·U, E[U⁴]) with E[U⁴] = ``fourth``: the three-point law where it fits, else μ ± σ.
+    """(μ + σ·U, E[U⁴] = m): U the symmetric three-point law 0, ±√m where m > 1, else ±1.
 
-    The two-point law μ ± σ has E[U⁴] = 1; U is symmetric either way (no third moment).
+    P(U = ±√m) = 1/(2m) and P(U = 0) = 1 − 1/m give E[U] = 0, E[U²] = 1, E[U⁴] = m (m = 3
+    for a normal law); m is the fraction ``fourth`` is (a float equal to a small fraction
+    to 45 digits counts), so the probabilities stay exact. The two-point law μ ± σ has
+    E[U⁴] = 1; U has no third moment either way.
     """
-    if fourth is not None and fourth != 1:
-        whole = plus(
-            times(fourth, times(variance, variance)), plus(mean**4, 6 * mean**2 * variance)
-        )
-        law = _fit_fourth(mean, variance, whole) if isinstance(whole, Fraction) else None
-        if law is not None:
-            return law, fourth
-    return _fit(mean, variance), Fraction(1)
+    m = None if fourth is None else _rational(fourth)
+    if m is None or m <= 1 or not variance > 0:
+        return _fit(mean, variance), Fraction(1)
+    spread = times(square_root(variance), square_root(m))
+    low, high = plus(mean, times(Fraction(-1), spread)), plus(mean, spread)
+    return ((low, 1 / (2 * m)), (mean, 1 - 1 / m), (high, 1 / (2 * m))), m
 
 
 def _blocks(family: Independence, atom: AtomKey) -> Any:

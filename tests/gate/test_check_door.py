@@ -77,3 +77,15 @@ def test_a_theorem_whose_assumptions_have_no_model_is_not_verified_by_check(
     assert "VERIFIED" not in row
     assert f"UNDECIDED, {NO_MODEL}: vacuous_mean." in out
     assert "theorems verified" not in out
+
+
+def test_the_calculators_answer_needs_a_model_of_its_derivations_assumptions(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    code, out = _run(["variance", "--corr", "1/2"])  # a correlated pair: a model is found
+    assert code == 0
+    assert out.strip() == "5*d_k/4 = 1.25*d_k"
+    monkeypatch.setattr("scaledattn.gate.context_withheld", lambda d: NO_MODEL)
+    code, out = _run(["variance", "--corr", "1/2"])
+    assert code == 3
+    assert out.startswith(f"UNDECIDED variance(corr=1/2): {NO_MODEL}, so no answer is given")
