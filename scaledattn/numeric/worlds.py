@@ -10,8 +10,11 @@
 - a finite joint law for the random atoms: one latent draw per atom from a small
   law (a point mass among them), an atom's declared mean and variance fitted by the
   two-point law μ ± σ, and correlations added between atoms only where no declared
-  independence separates them; random variables defined by others (``Y = X``) are
-  computed from them. A declared moment may depend on the component's index
+  independence separates them; a declared Cov(X, Y), E[XY] or E[X²Y²] of two atoms
+  (Cov(qᵢ, kᵢ) = ρ at every i) fitted as a correlated pair (``_pair_laws``: the jointly
+  Gaussian E[qᵢ²kᵢ²] = 1 + 2ρ² included, a free ρ given a correlation in [−1, 1]);
+  random variables defined by others (``Y = X``) are computed from them. A declared
+  moment may depend on the component's index
   (E[qᵢ] = b_{q,i}: each component gets its own) and may be a moment of other atoms
   (Var(qᵢ) = Var(Σₐ wₐxₐ): fitted once the law of w is), as in proofs/projected_scores.py.
 
