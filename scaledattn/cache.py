@@ -44,7 +44,7 @@ from pathlib import Path
 from typing import Any
 
 #: Bump when the layout of a record changes.
-FORMAT = 3
+FORMAT = 4
 #: Environment variables that turn the cache off.
 OFF = ("SCALEDATTN_NO_CACHE", "SCALEDATTN_FRESH_CACHES", "MUTANT_UNDER_TEST")
 
@@ -278,6 +278,12 @@ class Checked:
     #: written: kept, and re-checked by the checker every time it is read (``second``).
     certificate: Any = None
     unwritten: str = ""
+    #: The gate (scaledattn.gate), for a derivation the kernel verified: the line of a
+    #: model of its assumptions ("" with none to model), why no verdict stands when the
+    #: search found none, and a soundness alarm when a step is false in a model.
+    model: str = ""
+    withheld: str = ""
+    alarm: str = ""
 
     def as_record(self) -> dict[str, Any]:
         """JSON data (the inverse of :meth:`from_record`)."""
@@ -294,6 +300,9 @@ class Checked:
             "axioms": list(self.axioms),
             "certificate": self.certificate,
             "unwritten": self.unwritten,
+            "model": self.model,
+            "withheld": self.withheld,
+            "alarm": self.alarm,
         }
 
     @classmethod
@@ -312,6 +321,9 @@ class Checked:
             tuple(str(x) for x in data["axioms"]),
             data["certificate"],
             str(data["unwritten"]),
+            str(data["model"]),
+            str(data["withheld"]),
+            str(data["alarm"]),
         )
 
 
@@ -350,6 +362,11 @@ def _compute(module: Any, derivation: Any) -> Checked:
             cert = certificate(result)
         except CannotCertify as err:
             unwritten = str(err)
+    model, withheld, alarm = "", "", ""
+    if result.verified:  # the gate: a model of the assumptions, every step true on models
+        from scaledattn.gate import theorem_gate
+
+        model, withheld, alarm = theorem_gate(derivation)
     w = witness_of(module, derivation)
     evaluated = [s for s in w.settings if not s.unsupported]
     # The audit as data (``check --json``) is the json rendering, made when asked
@@ -367,6 +384,9 @@ def _compute(module: Any, derivation: Any) -> Checked:
         axioms=tuple(sorted(result.theorem.axioms)) if result.theorem else (),
         certificate=cert,
         unwritten=unwritten,
+        model=model,
+        withheld=withheld,
+        alarm=alarm,
     )
 
 

@@ -74,7 +74,7 @@ from scaledattn.claims.syntax import parse_assumption, parse_claim, unparse
 from scaledattn.claims.terms import Value, has_moments
 from scaledattn.derive import audit_of
 from scaledattn.errors import InvalidArgument, Undecided, Undefined
-from scaledattn.gate import NO_MODEL, model_found, model_line
+from scaledattn.gate import NO_MODEL, counterexample_world, describe, model_found, model_line
 from scaledattn.kernel import (
     Assumption,
     Deriv,
@@ -575,6 +575,8 @@ class ClaimContext(Comparisons):
                         )
                     )
                     counter = found.as_json()
+                else:  # the catalogue has no such law (a correlated pair): the gate's search
+                    counter = self.gate_counterexample(lhs, rhs, at, texts, evidence) or counter
         else:
             a, b = enclose(value), enclose(right.end)
             if written and rhs.is_Number:
@@ -590,6 +592,28 @@ class ClaimContext(Comparisons):
             if correct and not a.exact:
                 correct += f" ≈ {show_number(a, 8)}"
         return Outcome(Verdict.REFUTED, tuple(evidence), correct, counter)
+
+    def gate_counterexample(
+        self, lhs: Expr, rhs: Expr, at: Mapping[Any, Any], texts: tuple[str, str], evidence: Any
+    ) -> dict[str, Any] | None:
+        """A world of the gate's search at the trial values ``at`` where the sides differ.
+
+        Every assumption and the two sides' difference are checked on it by the semantics
+        (:func:`scaledattn.gate.counterexample_world`); its line joins ``evidence``.
+        """
+        try:
+            fixed = {s: Fraction(str(v)) for s, v in at.items()}
+        except (TypeError, ValueError):
+            return None
+        assumptions = self.setup.assumptions
+        world = counterexample_world(lhs, rhs, assumptions, defined=self.defined, fixed=fixed)
+        if world is None:
+            return None
+        hide = {i for a in assumptions for i in getattr(a, "indices", ())}
+        model = describe(world, hide)
+        left, right = show_value(value(lhs, world)), show_value(value(rhs, world))
+        evidence.append(Evidence("counterexample", _counter_text(texts, model, left, right)))
+        return {"model": model, "left": left, "right": right}
 
     # -------------------------------------------------------- equivalence
     def equivalence(self) -> Outcome:
