@@ -16,19 +16,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from scaledattn.checker.terms import (
-    ARITY,
-    LEAVES,
-    Term,
-    Unreadable,
-    bound_by,
-    children,
-    free_vars,
-    read,
-)
+from scaledattn.checker.terms import TAGS, Term, Unreadable, bound_by, children, free_vars, read
 from scaledattn.checker.terms import _name as _name
 
-ARITY_TAGS = set(ARITY) | LEAVES
 #: The terms whose argument at position 1 is in a scope of its own.
 BODIES = ("sum", "cross", "lim", "deriv")
 
@@ -78,7 +68,7 @@ def _vectors(items: Any) -> set[str]:
     """The names of the real vectors whose entries (or softmax) the terms hold."""
     found: set[str] = set()
     for t in items:
-        if isinstance(t, tuple) and t and isinstance(t[0], str) and t[0] in ARITY_TAGS:
+        if isinstance(t, tuple) and t and isinstance(t[0], str) and t[0] in TAGS:
             if t[0] in ("entry", "softmax"):
                 found.add(t[1])
             found |= _vectors(t[p] for p in children(t))
@@ -315,22 +305,3 @@ def nonzero(t: Term, env: Env) -> bool:
     if tag == "pow":
         return nonzero(t[1], env)
     return bool(tag == "exp")
-
-
-def defined(t: Term, env: Env) -> str | None:
-    """Why ``t`` may be undefined where the facts hold (a divisor not non-zero), or None."""
-    tag = t[0]
-    if tag == "pow" and t[2][0] == "num" and t[2][1] < 0 and not nonzero(t[1], env):
-        return "a divisor is not non-zero by its form or a declared fact"
-    if tag == "pow" and t[2][0] != "num" and not positive(t[1], env):
-        return "a power with a symbolic exponent of a base not positive"
-    if tag == "log" and not nonzero(t[1], env):
-        return "a logarithm of a term not non-zero by its form"
-    if tag == "abs" and env.scope.varied:
-        return "|f| under a derivative (not smooth)"
-    for p in children(t):
-        inner = env.at(env.scope.enter(t)) if p == 1 and tag in BODIES else env
-        why = defined(t[p], inner)
-        if why:
-            return why
-    return None

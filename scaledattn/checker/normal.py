@@ -10,8 +10,9 @@ equal up to renaming bound variables (alpha-equivalence) have one normal form.
 - x^(p/q) stays an exponent only for a symbol positive by its type; otherwise a root
   is the atom ("pow", B, 1/q) with (B^(1/q))^q = B, and 1/B for a sum B the atom
   ("pow", B, -1). Equal bases in one product are merged first (B·B⁻¹ = 1).
-- Cancelling x·x⁻¹ is sound because every claim is checked defined: each base with a
-  negative exponent is non-zero by the facts (``facts.defined``).
+- Cancelling x·x⁻¹ is sound because every claim is checked defined (:func:`defined`):
+  each base with a negative exponent is non-zero by the facts, or, inside a limit
+  λ → ∞, for every large λ (:func:`leading`: its leading coefficient in e^λ is).
 - ``lin=True`` is the linear normal form the linearity rules are checked by:
   E[Σ cₖmₖ] = Σ cₖE[mₖ] (cₖ not random), Σᵢ(a·fᵢ + gᵢ) = aΣᵢfᵢ + Σᵢgᵢ (a free of i),
   Σᵢ c = n·c and Σ_{i≠j} c = n(n − 1)·c.
@@ -24,8 +25,8 @@ import math
 from fractions import Fraction
 from typing import Any
 
-from scaledattn.checker.facts import Env, negative, positive, real
-from scaledattn.checker.terms import Term, Unreadable, free_vars, is_random, num, subst
+from scaledattn.checker.facts import BODIES, Env, negative, nonzero, positive, real
+from scaledattn.checker.terms import Term, Unreadable, children, free_vars, is_random, num, subst
 
 Mono = tuple[tuple[Term, Fraction], ...]
 Poly = dict[Mono, Fraction]
@@ -426,3 +427,88 @@ def prop_key(p: Term) -> Any:
     if tag == "false":
         return ("eq", num(1))
     raise Unreadable(f"an expression ({tag}) where a proposition is expected")
+
+
+def _free_of(a: Term, lam: Term, env: Env) -> bool:
+    """Whether atom ``a`` is constant in λ: λ not free in it nor in a definition it reaches."""
+    return lam not in free_vars(a) | env.reach(("other", a)) and not _holds(a, ("deriv", "lim"))
+
+
+def _holds(t: Term, tags: tuple[str, ...]) -> bool:
+    return t[0] in tags or any(_holds(t[p], tags) for p in children(t))
+
+
+def in_u(p: Poly, lam: Term, env: Env) -> tuple[Poly, Poly] | None:
+    """P = N/D, N and D polynomials in u = e^λ (rational exponents) over atoms free of λ.
+
+    Each B⁻¹ with λ in B is D_B/N_B; D = Π N_B^k, k the highest power of B⁻¹ in P. None
+    when another atom holds λ (e^{λ²}, √(e^λ + 1), an entry of a vector defined through λ).
+    """
+    inv: dict[Term, tuple[Poly, Poly]] = {}
+    need: dict[Term, Fraction] = {}
+    for m in p:
+        for a, e in m:
+            if a[0] == "pow" and a[2] == num(-1) and not _free_of(a, lam, env):
+                inner = in_u(nf(a[1]), lam, env) if e.denominator == 1 and e > 0 else None
+                if inner is None:
+                    return None
+                inv[a], need[a] = inner, max(e, need.get(a, Fraction(0)))
+            elif a != ("exp", lam) and not _free_of(a, lam, env):
+                return None
+    top, bottom = const(Fraction(0)), const(Fraction(1))
+    for a, k in need.items():
+        bottom = pmul(bottom, ppow(inv[a][0], k, 0), 0)
+    for m, c in p.items():
+        got = dict(m)
+        n = {tuple(y for y in m if y[0] not in inv): c}
+        for a, (na, da) in inv.items():
+            e = got.get(a, Fraction(0))
+            n = pmul(pmul(n, ppow(da, e, 0), 0), ppow(na, need[a] - e, 0), 0)
+        top = padd(top, n)
+    return top, bottom
+
+
+def leading(t: Term, lam: Term, env: Env) -> tuple[Fraction, Term, Term] | None:
+    """T = N(u)/D(u), u = e^λ → ∞: (deg N − deg D, lc N, lc D) with lc D ≠ 0 by its form.
+
+    Then D ≠ 0 for every large λ and t → lc N/lc D (deg N = deg D) or 0 (deg N < deg D);
+    t ≡ 0 is (−1, 0, 1). None: t is not of that form.
+    """
+    found = in_u(nf(t), lam, env)
+    if found is None:
+        return None
+    u, lcs = ("exp", lam), []
+    for q in found:
+        if not q:
+            return Fraction(-1), num(0), num(1)
+        deg = max(dict(m).get(u, Fraction(0)) for m in q)
+        lcs.append((deg, to_term({tuple(y for y in m if y[0] != u): c for m, c in q.items()
+                                  if dict(m).get(u, Fraction(0)) == deg})))  # fmt: skip
+    (dn, top), (dd, bottom) = lcs
+    return (dn - dd, top, bottom) if nonzero(bottom, env) else None
+
+
+def defined(t: Term, env: Env) -> str | None:
+    """Why ``t`` may be undefined where the facts hold (a divisor not non-zero), or None.
+
+    Inside a limit λ → ∞ (not under a derivative) a divisor may be non-zero only for every
+    large λ: its leading coefficient in e^λ non-zero by form.
+    """
+    tag = t[0]
+    if tag == "pow" and t[2][0] == "num" and t[2][1] < 0 and not nonzero(t[1], env):
+        sole = len(env.scope.limits) == 1 and not env.scope.varied  # not λ₀(μ) inside lim_μ
+        late = [leading(t[1], v, env) for v in env.scope.limits if sole]
+        if not any(x and x[1] != num(0) and nonzero(x[1], env) for x in late):
+            return "a divisor is not non-zero by its form or a declared fact"
+    if tag == "pow" and t[2][0] != "num" and not positive(t[1], env):
+        return "a power with a symbolic exponent of a base not positive"
+    if tag == "log" and not nonzero(t[1], env):
+        return "a logarithm of a term not non-zero by its form"
+    if tag == "abs" and env.scope.varied:
+        return "|f| under a derivative (not smooth)"
+    for p in children(t):
+        inner = env.at(env.scope.enter(t)) if p == 1 and tag in BODIES else env
+        why = defined(t[p], inner)
+        if why:
+            return why
+    return None

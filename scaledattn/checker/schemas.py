@@ -12,16 +12,8 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
-from scaledattn.checker.facts import (
-    Env,
-    defined,
-    negative,
-    nonnegative,
-    nonzero,
-    positive,
-    schematic,
-)
-from scaledattn.checker.normal import nf, prop_key, same, to_term
+from scaledattn.checker.facts import Env, negative, nonnegative, nonzero, positive, schematic
+from scaledattn.checker.normal import defined, leading, nf, prop_key, same, to_term
 from scaledattn.checker.terms import (
     Term,
     add,
@@ -31,7 +23,6 @@ from scaledattn.checker.terms import (
     mul,
     num,
     power,
-    remake,
     subst,
 )
 
@@ -352,7 +343,7 @@ def _put(t: Term, old: Term, new: Term) -> Term:
     if t == old:
         return new
     pos = children(t)
-    return t if not pos else remake(t, [_put(t[p], old, new) for p in pos])
+    return tuple(_put(x, old, new) if k in pos else x for k, x in enumerate(t))
 
 
 def exp_of_delta(lhs: Term, rhs: Term, cited: tuple[int, ...], env: Env) -> str | None:
@@ -466,6 +457,26 @@ def deriv_entry(lhs: Term, rhs: Term, cited: tuple[int, ...], env: Env) -> str |
     return _gives(("delta", f[2], x[2]), rhs)
 
 
+def limit_at_infinity(lhs: Term, rhs: Term, cited: tuple[int, ...], env: Env) -> str | None:
+    """lim_{λ→∞} N(u)/D(u) → lc N/lc D (deg N = deg D) or 0 (deg N < deg D), u = e^λ.
+
+    N, D polynomials in u over terms free of λ, lc D ≠ 0 by form (``normal.leading``);
+    lim √f → √(lim f) when f ≥ 0 for every large λ (f ≡ 0, or lc N/lc D > 0 by form).
+    """
+    if lhs[0] != "lim":
+        return "the rule takes a limit"
+    f, lam = lhs[1], lhs[2]
+    root = f[0] == "pow" and f[2] == num(HALF)
+    found = leading(f[1] if root else f, lam, env)
+    if found is None or found[0] > 0:
+        return "not N(e^λ)/D(e^λ) with deg N ≤ deg D and lc D non-zero by its form"
+    gap, top, bottom = found
+    if root and top != num(0) and not positive(mul(top, bottom), env):
+        return "√f where f is not ≥ 0 for every large λ by its form"
+    value = mul(top, power(bottom, -1)) if gap == 0 else num(0)
+    return _gives(power(value, HALF) if root else value, rhs)
+
+
 # ----------------------------------------------------------------- propositions
 
 
@@ -534,34 +545,14 @@ def exclude_by_sign(lhs: Term, rhs: Term, cited: tuple[int, ...], env: Env) -> s
     return None if prop_key(expected) == prop_key(rhs) else "the replacement keeps other disjuncts"
 
 
-SCHEMAS: dict[str, Any] = {
-    "variance_def": variance_def,
-    "covariance_def": covariance_def,
-    "std_def": std_def,
-    "dot_def": dot_def,
-    "expectation_linear": linear(("E",)),
-    "sum_linear": linear(("sum", "cross")),
-    "count_terms": linear(("sum", "cross")),
-    "expectation_mul_of_indep": expectation_mul_of_indep,
-    "variance_const_mul": variance_const_mul,
-    "substitute_moment": substitute_moment,
-    "sum_mul_sum": sum_mul_sum,
-    "split_diagonal": split_diagonal,
-    "sum_unroll": sum_unroll,
-    "sqrt_mul": sqrt_mul,
-    "softmax_def": softmax_def,
-    "entries_def": entries_def,
-    "sum_delta": sum_delta,
-    "delta_eq": delta_eq,
-    "delta_distinct": delta_distinct,
-    "exp_of_delta": exp_of_delta,
-    "deriv_linear": deriv_linear,
-    "deriv_mul": deriv_mul,
-    "deriv_chain": deriv_chain,
-    "deriv_entry": deriv_entry,
-    "clear_denominator": clear_denominator,
-    "square_roots": square_roots,
-    "exclude_by_sign": exclude_by_sign,
-}
+#: Each rule's schema, by the rule's name (the schema's own, but for the linear rules).
+SCHEMAS: dict[str, Any] = {f.__name__: f for f in (
+    variance_def, covariance_def, std_def, dot_def, expectation_mul_of_indep,
+    variance_const_mul, substitute_moment, sum_mul_sum, split_diagonal, sum_unroll, sqrt_mul,
+    softmax_def, entries_def, sum_delta, delta_eq, delta_distinct, exp_of_delta,
+    deriv_linear, deriv_mul, deriv_chain, deriv_entry, limit_at_infinity,
+    clear_denominator, square_roots, exclude_by_sign,
+)} | {"expectation_linear": linear(("E",)), "sum_linear": linear(("sum", "cross")),
+      "count_terms": linear(("sum", "cross"))}  # fmt: skip
 #: The rules that rewrite a whole proposition (their instance is the step's proposition).
 ON_PROPOSITIONS = {"clear_denominator", "square_roots", "exclude_by_sign"}
