@@ -210,7 +210,20 @@ def real(t: Term) -> bool:
         return True
     if tag == "sym":
         return bool(set("rping") & set(t[2]))
-    if tag in ("add", "mul", "E", "Var", "Cov", "Std", "exp", "abs", "delta", "sum", "cross"):
+    if tag in (
+        "add",
+        "mul",
+        "E",
+        "Var",
+        "Cov",
+        "Std",
+        "exp",
+        "abs",
+        "delta",
+        "sum",
+        "cross",
+        "deriv",
+    ):
         return all(
             real(t[p]) for p in children(t) if not (tag in ("sum", "cross") and p == len(t) - 1)
         )
@@ -286,6 +299,8 @@ def nonnegative(t: Term, env: Env) -> bool:
         return (even and real(t[1])) or (nonnegative(t[1], env) and e[0] == "num" and e[1] > 0)
     if tag in ("Var", "Std", "abs"):
         return real(t[1])
+    if tag == "delta":  # 0 or 1
+        return True
     if tag in ("sum", "cross"):
         return nonnegative(t[1], env.at(env.scope.enter(t)))
     return False

@@ -303,9 +303,12 @@ def _canon_args(t: Term, depth: int, lin: bool) -> Term:
 
 
 def _product(t: Term, depth: int, lin: bool) -> Poly:
-    """A product with equal bases merged first (B·B⁻¹ = 1), then multiplied out."""
+    """A product with equal bases merged first (B·B⁻¹ = 1, (gB)·B⁻¹ = g), then multiplied out.
+
+    A sum's positive content g comes out first ((gB)^e = g^e·B^e for g > 0).
+    """
     groups: dict[Term, tuple[Poly, Fraction]] = {}
-    stack = list(t[1:])
+    stack, out = list(t[1:]), const(Fraction(1))
     while stack:
         f = stack.pop()
         if f[0] == "mul":
@@ -313,10 +316,13 @@ def _product(t: Term, depth: int, lin: bool) -> Poly:
             continue
         base, e = (f[1], f[2][1]) if f[0] == "pow" and f[2][0] == "num" else (f, Fraction(1))
         p = nf(base, depth, lin)
+        g = _content(p) if len(p) > 1 else {ONE: Fraction(1)}
+        if g != {ONE: Fraction(1)}:
+            out = pmul(out, ppow(g, e, depth), depth)
+            p = pmul(p, ppow(g, Fraction(-1), depth), depth)
         k = to_term(p)
         old = groups.get(k)
         groups[k] = (p, e + (old[1] if old else 0))
-    out = const(Fraction(1))
     for p, e in groups.values():
         out = pmul(out, ppow(p, e, depth), depth)
     return out

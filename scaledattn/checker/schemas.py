@@ -12,19 +12,10 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
+from scaledattn.checker import terms
 from scaledattn.checker.facts import Env, negative, nonnegative, nonzero, positive, schematic
 from scaledattn.checker.normal import defined, leading, nf, prop_key, same, to_term
-from scaledattn.checker.terms import (
-    Term,
-    add,
-    children,
-    free_vars,
-    is_random,
-    mul,
-    num,
-    power,
-    subst,
-)
+from scaledattn.checker.terms import Term, add, children, free_vars, mul, num, power, subst
 
 Schema = Callable[[Term, Term, tuple[int, ...], Env], "str | None"]
 HALF = Fraction(1, 2)
@@ -158,8 +149,8 @@ def variance_const_mul(lhs: Term, rhs: Term, cited: tuple[int, ...], env: Env) -
     if lhs[0] != "Var":
         return "the rule rewrites Var"
     fs = _factors(lhs[1])
-    fixed = [f for f in fs if not is_random(f)]
-    rand = [f for f in fs if is_random(f)]
+    fixed = [f for f in fs if not terms.is_random(f)]
+    rand = [f for f in fs if terms.is_random(f)]
     if not fixed or not rand:
         return "Var of a constant times a random factor"
     return _gives(mul(power(mul(*fixed), 2), ("Var", mul(*rand))), rhs)
@@ -235,7 +226,7 @@ def sum_unroll(lhs: Term, rhs: Term, cited: tuple[int, ...], env: Env) -> str | 
 
 def sqrt_mul(lhs: Term, rhs: Term, cited: tuple[int, ...], env: Env) -> str | None:
     """√(ab) → √a·√b, each factor ≥ 0."""
-    if lhs[0] != "pow" or lhs[2] != num(HALF) or is_random(lhs[1]):
+    if lhs[0] != "pow" or lhs[2] != num(HALF) or terms.is_random(lhs[1]):
         return "the rule splits a square root"
     fs = rhs[1:] if rhs[0] == "mul" else (rhs,)
     squares = []
@@ -523,8 +514,10 @@ def square_roots(lhs: Term, rhs: Term, cited: tuple[int, ...], env: Env) -> str 
         return "a is not non-zero, or a or c depends on x"
     w = mul(num(-1), c, power(a, -1))
     claimed = [d[2] for d in rhs[1:] if d[0] == "eq" and d[1] == x]
-    # ±√w, or ±R for R ≥ 0 by its form with R² ≡ w (then R = √w)
-    roots = [power(w, HALF)] + [r for r in claimed if same(power(r, 2), w) and nonnegative(r, env)]
+    # ±√w, or ±R for R ≥ 0 by its form with R² ≡ w, or R⁴ ≡ w² and w ≥ 0 (then R = √w)
+    w0 = nonnegative(to_term(nf(w)), env)  # R⁴ ≡ w² with w, R ≥ 0 is R² = w too
+    square = [r for r in claimed if same(power(r, 2), w) or (w0 and same(power(r, 4), power(w, 2)))]
+    roots = [power(w, HALF)] + [r for r in square if nonnegative(r, env)]
     for root in roots:
         if prop_key(("or", ("eq", x, root), ("eq", x, mul(num(-1), root)))) == prop_key(rhs):
             return None
