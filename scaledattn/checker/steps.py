@@ -21,9 +21,10 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
-from scaledattn.checker.facts import BODIES, Env, Fact, negative, read_fact, schematic
+from scaledattn.checker.facts import BODIES, Env, Fact, negative, nonzero, read_fact, schematic
 from scaledattn.checker.normal import canon, defined, nf, prop_key, same
 from scaledattn.checker.schemas import ON_PROPOSITIONS, SCHEMAS
 from scaledattn.checker.terms import Term, Unreadable, children, free_vars, mul, read, remake, subst
@@ -183,7 +184,8 @@ def _inconsistent(facts: tuple[Fact, ...], types: dict[str, str]) -> str | None:
             order = sorted(schematic(f), key=lambda v: repr(f[1]).index(repr(v)))
             ren = {v: ("bv", -1 - n) for n, v in enumerate(order)}  # E[qᵢ] and E[qⱼ] alike
             lhs, value = canon(subst(f[1], ren)), canon(subst(f[2], ren))
-            if values.setdefault(lhs, value) != value:
+            old = values.setdefault(lhs, value)  # two values that may be equal are no contradiction
+            if nonzero(canon(("add", old, ("mul", ("num", Fraction(-1)), value))), env):
                 return "a moment is declared with two values"
     return None
 
