@@ -14,6 +14,7 @@ over every index.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
 from scaledattn.checker.terms import TAGS, Term, Unreadable, bound_by, children, free_vars, read
@@ -264,8 +265,6 @@ def positive(t: Term, env: Env) -> bool:
         )
     if tag == "sum":  # n ≥ 1 terms, each positive
         return positive(t[3], env) and positive(t[1], env.at(env.scope.enter(t)))
-    if tag == "log":
-        return False
     return False
 
 
@@ -311,12 +310,23 @@ def nonzero(t: Term, env: Env) -> bool:
     tag = t[0]
     if tag == "num":
         return bool(t[1] != 0)
-    if tag == "sym" and set("pzg") & set(t[2]):
-        return True
-    if positive(t, env) or negative(t, env):
+    if (tag == "sym" and set("pzg") & set(t[2])) or positive(t, env) or negative(t, env):
         return True
     if tag == "mul":
         return all(nonzero(a, env) for a in t[1:])
     if tag == "pow":
         return nonzero(t[1], env)
+    if tag == "add":  # a number not an integer plus integers
+        frac = [a for a in t[1:] if a[0] == "num" and a[1].denominator != 1]
+        return len(frac) == 1 and all(integral(a) for a in t[1:] if a is not frac[0])
     return bool(tag == "exp")
+
+
+def integral(t: Term) -> bool:
+    """Whether ``t`` is an integer by its form."""
+    if t[0] in ("num", "pow"):
+        e = t[1] if t[0] == "num" else t[2][1] if t[2][0] == "num" else Fraction(1, 2)
+        return e.denominator == 1 and (t[0] == "num" or (e >= 0 and integral(t[1])))
+    if t[0] in ("add", "mul"):
+        return all(integral(a) for a in t[1:])
+    return (t[0] == "sym" and "i" in t[2]) or t[0] == "delta"

@@ -420,8 +420,9 @@ def prop_key(p: Term) -> Any:
         if not d:
             return ("true",)
         bare, sides = Env(()), (canon(p[1]), canon(p[2]))
-        if any(positive(x, bare) and negative(y, bare) for x, y in (sides, sides[::-1])):
-            return ("eq", num(1))  # a > 0 = b < 0 by the symbols' own signs: false
+        signs = any(positive(x, bare) and negative(y, bare) for x, y in (sides, sides[::-1]))
+        if signs or nonzero(to_term(d), bare):  # a > 0 = b < 0, or a − b ≠ 0, by form: false
+            return ("eq", num(1))
         first = min(d, key=lambda m: key(mono_term(m, Fraction(1))))
         lead = d[first]
         return ("eq", to_term({m: c / lead for m, c in d.items()}))

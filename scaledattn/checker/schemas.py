@@ -57,10 +57,8 @@ def variance_def(lhs: Term, rhs: Term, cited: tuple[int, ...], env: Env) -> str 
 
 def covariance_def(lhs: Term, rhs: Term, cited: tuple[int, ...], env: Env) -> str | None:
     """Cov(Y, Z) → E[YZ] − E[Y]E[Z]."""
-    if lhs[0] != "Cov":
-        return "the rule rewrites Cov"
-    y, z = lhs[1], lhs[2]
-    return _gives(add(("E", mul(y, z)), mul(num(-1), ("E", y), ("E", z))), rhs)
+    y, z = (lhs[1], lhs[2]) if lhs[0] == "Cov" else (lhs, lhs)
+    return _head("Cov")(lhs) or _gives(add(("E", mul(y, z)), mul(num(-1), ("E", y), ("E", z))), rhs)
 
 
 def std_def(lhs: Term, rhs: Term, cited: tuple[int, ...], env: Env) -> str | None:
@@ -70,10 +68,8 @@ def std_def(lhs: Term, rhs: Term, cited: tuple[int, ...], env: Env) -> str | Non
 
 def dot_def(lhs: Term, rhs: Term, cited: tuple[int, ...], env: Env) -> str | None:
     """q·k → Σᵢ₌₁ⁿ qᵢkᵢ."""
-    if lhs[0] != "dot":
-        return "the rule rewrites a dot product"
-    i = _tmp()
-    return _gives(("sum", mul(("comp", lhs[1], i), ("comp", lhs[2], i)), i, lhs[3]), rhs)
+    i, (q, k, d) = _tmp(), lhs[1:] if lhs[0] == "dot" else ("", "", lhs)
+    return _head("dot")(lhs) or _gives(("sum", mul(("comp", q, i), ("comp", k, i)), i, d), rhs)
 
 
 def linear(tags: tuple[str, ...]) -> Schema:

@@ -101,10 +101,8 @@ def _valid(rule: str, inst: _Instance, env: Env, lemmas: dict[str, Verdict]) -> 
     memo_key = (sc.bound, sc.distinct, sc.ranges, sc.limits, sc.varied)
     if memo_key in inst.memo:
         return inst.memo[memo_key]
-    why = defined(inst.lhs, env)  # the lhs matched in normal form: sound where defined
-    why = why or _schema(rule, inst, env, lemmas)
-    if why is None:
-        why = defined(inst.rhs, env)
+    # the lhs matched in normal form: sound where defined
+    why = defined(inst.lhs, env) or _schema(rule, inst, env, lemmas) or defined(inst.rhs, env)
     if why is None:
         known = free_vars(inst.lhs) | (env.reach(("other", inst.lhs)) & env.scope.limits)
         escaping = (free_vars(inst.rhs) - known) & env.scope.bound  # λ of a definition: ours
