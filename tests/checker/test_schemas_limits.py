@@ -145,3 +145,45 @@ def test_a_limit_the_kernel_takes_is_accepted_by_the_checker(case: str) -> None:
     assert result.verified
     verdict = check_certificate(certificate(result))
     assert verdict.ok, str(verdict.refusal)
+
+
+R_I, S_M = ["entry", "r", ["sym", "i", "inprz"], N], ["entry", "s", ["sym", "m", "inprz"], N]
+
+
+def _lemma(name: str, lhs: Any, rhs: Any, rule: str, facts: Any = ()) -> Any:
+    forward = [] if rule == "ring" else [{"lhs": lhs, "rhs": rhs, "facts": []}]
+    return {"format": 1, "name": name, "kind": "calc", "facts": list(facts), "lhs": lhs,
+            "rhs": rhs, "steps": [{"rule": rule, "claim": rhs, "forward": forward}]}  # fmt: skip
+
+
+def _using(lemma: Any, facts: Any) -> Any:
+    cert = _lemma("main", lemma["lhs"], lemma["rhs"], "theorem:" + lemma["name"], facts)
+    cert["lemmas"] = [lemma]
+    return cert
+
+
+def test_a_lemma_about_a_free_vector_holds_for_a_defined_one_when_it_is_pointwise() -> None:
+    # r + r = 2r for every r, so for r = s + λδ_w too (no derivative, no limit in it)
+    twice = _lemma("twice", ["add", R_I, R_I], ["mul", n(2), R_I], "ring")
+    assert check_certificate(_using(twice, [LEAD])).ok
+
+
+def test_a_lemma_with_a_derivative_of_a_free_vector_is_not_used_for_a_defined_one() -> None:
+    # ∂rᵢ/∂sₘ = 0 for r free of s, false for r = s
+    free = _lemma("free", ["deriv", R_I, S_M], n(0), "deriv_linear")
+    assert check_certificate(free).ok
+    same_as_s = ["define", "r", ["entry", "s", J, N], J, N]
+    verdict = check_certificate(_using(free, [same_as_s]))
+    assert verdict.refusal is not None
+    assert "other definitions" in str(verdict.refusal)
+
+
+def test_a_limit_lemma_about_a_free_vector_is_not_used_where_it_grows_with_lambda() -> None:
+    # lim pᵢ = pᵢ when r is free of λ; with r = s + λδ_w, pᵢ → δᵢw instead
+    p_i = ["softmax", "r", ["sym", "i", "inprz"], N, "p"]
+    const = _lemma("const", lim(p_i), p_i, "limit_at_infinity")
+    assert check_certificate(const).ok
+    verdict = check_certificate(_using(const, [LEAD]))
+    assert verdict.refusal is not None
+    assert "other definitions" in str(verdict.refusal)
+    assert not check_certificate(one("limit_at_infinity", lim(p_i), p_i, [LEAD])).ok
