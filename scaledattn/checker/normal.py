@@ -482,12 +482,12 @@ def leading(t: Term, lam: Term, env: Env) -> tuple[Fraction, Term, Term] | None:
     t ≡ 0 is (−1, 0, 1). None: t is not of that form.
     """
     found = in_u(nf(t), lam, env)
-    if found is None:
+    if found is None or not found[1]:  # D ≡ 0: a divisor is 0
         return None
+    if not found[0]:
+        return Fraction(-1), num(0), num(1)
     u, lcs = ("exp", lam), []
     for q in found:
-        if not q:
-            return Fraction(-1), num(0), num(1)
         deg = max(dict(m).get(u, Fraction(0)) for m in q)
         lcs.append((deg, to_term({tuple(y for y in m if y[0] != u): c for m, c in q.items()
                                   if dict(m).get(u, Fraction(0)) == deg})))  # fmt: skip
@@ -498,12 +498,13 @@ def leading(t: Term, lam: Term, env: Env) -> tuple[Fraction, Term, Term] | None:
 def defined(t: Term, env: Env) -> str | None:
     """Why ``t`` may be undefined where the facts hold (a divisor not non-zero), or None.
 
-    Inside a limit λ → ∞ (not under a derivative) a divisor may be non-zero only for every
-    large λ: its leading coefficient in e^λ non-zero by form.
+    Inside one limit λ → ∞ (not under a derivative) a divisor that is not random may be
+    non-zero only for every large λ: its leading coefficient in e^λ non-zero by form.
     """
     tag = t[0]
     if tag == "pow" and t[2][0] == "num" and t[2][1] < 0 and not nonzero(t[1], env):
-        sole = len(env.scope.limits) == 1 and not env.scope.varied  # not λ₀(μ) inside lim_μ
+        # not λ₀(μ) inside lim_μ, nor λ₀(ω) for an outcome ω (E[1/(X + e^λ)] may not exist)
+        sole = len(env.scope.limits) == 1 and not env.scope.varied and not is_random(t[1])
         late = [leading(t[1], v, env) for v in env.scope.limits if sole]
         if not any(x and x[1] != num(0) and nonzero(x[1], env) for x in late):
             return "a divisor is not non-zero by its form or a declared fact"

@@ -187,3 +187,11 @@ def test_a_limit_lemma_about_a_free_vector_is_not_used_where_it_grows_with_lambd
     assert verdict.refusal is not None
     assert "other definitions" in str(verdict.refusal)
     assert not check_certificate(one("limit_at_infinity", lim(p_i), p_i, [LEAD])).ok
+
+
+def test_a_random_divisor_is_not_taken_non_zero_for_large_lambda() -> None:
+    # X + e^λ ≠ 0 for large λ outcome by outcome, not uniformly: E[1/(X + e^λ)] may not exist
+    rand = lim(["E", ["pow", ["add", ["rv", "X"], U], n(-1)]])
+    verdict = check_certificate(one("limit_at_infinity", rand, n(0)))
+    assert verdict.refusal is not None
+    assert "non-zero" in str(verdict.refusal)
