@@ -232,6 +232,7 @@ def real(t: Term) -> bool:
         e, b = t[2], t[1]
         whole = e[0] == "num" and e[1].denominator == 1
         by_type = (b[0] == "sym" and "p" in b[2]) or (b[0] == "num" and b[1] > 0)
+        by_type = by_type or b[0] == "softmax" or (b[0] == "exp" and real(b[1]))  # > 0
         return real(b) and (whole or (by_type and e[0] == "num"))
     return False
 

@@ -344,6 +344,9 @@ def _canon_sum(t: Term, depth: int) -> Term:
         m = ("tmp", next(_FRESH))
         binders.append((m, e[3]))
         e = subst(e[1], {e[2]: m})
+        if e[0] in ("mul", "pow") and holds(e, ("sum",)):  # √S·√S is the sum S: one chain
+            inner = canon(e, depth + len(binders))
+            e = inner if inner[0] == "sum" else e
     orders: Any = itertools.permutations(binders) if len(binders) <= 4 else [binders]
     best = None
     chain = {m for m, _ in binders}
@@ -438,11 +441,12 @@ def prop_key(p: Term) -> Any:
 
 def _free_of(a: Term, lam: Term, env: Env) -> bool:
     """Whether atom ``a`` is constant in λ: λ not free in it nor in a definition it reaches."""
-    return lam not in free_vars(a) | env.reach(("other", a)) and not _holds(a, ("deriv", "lim"))
+    return lam not in free_vars(a) | env.reach(("other", a)) and not holds(a, ("deriv", "lim"))
 
 
-def _holds(t: Term, tags: tuple[str, ...]) -> bool:
-    return t[0] in tags or any(_holds(t[p], tags) for p in children(t))
+def holds(t: Term, tags: tuple[str, ...]) -> bool:
+    """Whether ``t`` holds a subterm with one of the tags (itself included)."""
+    return t[0] in tags or any(holds(t[p], tags) for p in children(t))
 
 
 def in_u(p: Poly, lam: Term, env: Env) -> tuple[Poly, Poly] | None:

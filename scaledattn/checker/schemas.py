@@ -14,7 +14,7 @@ from typing import Any
 
 from scaledattn.checker import terms
 from scaledattn.checker.facts import Env, negative, nonnegative, nonzero, positive, schematic
-from scaledattn.checker.normal import defined, leading, nf, prop_key, same, to_term
+from scaledattn.checker.normal import defined, holds, leading, nf, prop_key, same, to_term
 from scaledattn.checker.terms import Term, add, children, free_vars, mul, num, power, subst
 
 Schema = Callable[[Term, Term, tuple[int, ...], Env], "str | None"]
@@ -335,19 +335,13 @@ def _put(t: Term, old: Term, new: Term) -> Term:
 
 def exp_of_delta(lhs: Term, rhs: Term, cited: tuple[int, ...], env: Env) -> str | None:
     """e^{f(δ)} → e^{f(0)} + (e^{f(1)} − e^{f(0)})δ: a delta is 0 or 1."""
-    if lhs[0] != "exp" or _binders_in(lhs[1]):
+    if lhs[0] != "exp" or holds(lhs[1], ("sum", "cross", "lim", "deriv")):
         return "the rule splits e^{f(δ)} with no binder in f"
     for d in _deltas(lhs[1]):
         off, on = ("exp", _put(lhs[1], d, num(0))), ("exp", _put(lhs[1], d, num(1)))
         if same(add(off, mul(add(on, mul(num(-1), off)), d)), rhs):
             return None
     return "the replacement is not the two cases of a delta"
-
-
-def _binders_in(t: Term) -> bool:
-    return bool(
-        t[0] in ("sum", "cross", "lim", "deriv") or any(_binders_in(t[p]) for p in children(t))
-    )
 
 
 # ------------------------------------------------------------------- derivatives

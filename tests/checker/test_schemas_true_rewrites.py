@@ -104,6 +104,33 @@ CASES: dict[str, tuple[Any, Any]] = {
         ),
         _pm(X_S, ["exp", ["deriv", M, ["entry", "s", ["sym", "u", "ir"], N]]]),
     ),
+    # √p₁ is real (p₁ > 0): (e^{√p₁/2})² = e^{√p₁}
+    "square_roots_of_the_exponential_of_a_root_of_a_weight": (
+        lambda: one(
+            R.square_roots,
+            Eq(sigma**2, exp(sqrt(p[1]))),
+            _roots(sigma, exp(sqrt(p[1]) / 2)),
+        ),
+        _pm(X_S, ["exp", ["pow", ["softmax", "s", ["num", "1"], N, "p"], ["num", "1/2"]]]),
+    ),
+    # √S·√S = S, and Σₜ Σₜ' S is one chain of sums whichever way it is written
+    "sum_mul_sum_of_a_root_squared": (
+        lambda: one(
+            R.sum_mul_sum,
+            s[m] * IndexSum(sqrt(IndexSum(p[j], j, n)), t, 2) ** 2,
+            s[m] * IndexSum(IndexSum(IndexSum(p[j], j, n), index("t'"), 2), t, 2),
+        ),
+        [
+            "mul",
+            ["entry", "s", M, N],
+            [
+                "sum",
+                ["sum", ["softmax", "s", ["sym", "j", "inprz"], N, "p"], ["sym", "j", "inprz"], N],
+                ["sym", "t", "inprz"],
+                ["num", "2"],
+            ],
+        ],
+    ),
     # e^{2s₂} = 0 is false: the sides differ by what is positive by its form
     "count_terms_to_a_false_equation": (
         lambda: one(R.count_terms, Eq(exp(IndexSum(s[2], j, 2)), CrossSum(c, m, w, 1)), S.false),
