@@ -281,6 +281,8 @@ def negative(t: Term, env: Env) -> bool:
         return all(signs) and sum(s == "neg" for s in signs) % 2 == 1
     if tag == "add":
         return all(negative(a, env) or (a[0] == "num" and a[1] == 0) for a in t[1:])
+    if tag == "sum":  # n ≥ 1 terms, each negative
+        return positive(t[3], env) and negative(t[1], env.at(env.scope.enter(t)))
     return False
 
 

@@ -234,3 +234,15 @@ def test_the_softmax_case_the_campaign_found_is_accepted() -> None:
     result: Any = audit(d)
     assert result.verified
     assert check_certificate(certificate(result)).ok
+
+
+def test_a_sum_of_negative_terms_is_a_divisor_a_sum_of_reals_is_not() -> None:
+    # Σ_{w≤n} (−1) = −n < 0 for n ≥ 1: 1/(Σ −1) is defined; 1/(Σ c) is not (c may be 0)
+    w0 = ["sym", "w", "inprz"]
+    neg = ["sum", ["num", "-1"], w0, N]
+    assert check_certificate(_divisor(neg)).ok
+    verdict = check_certificate(_divisor(["sum", ["sym", "c", "r"], w0, N]))
+    assert verdict.refusal is not None
+    assert "non-zero" in str(verdict.refusal)
+    # up to a bound that may be 0 (z ≥ 0), the sum may be empty: 0
+    assert not check_certificate(_divisor(["sum", ["num", "-1"], w0, ["sym", "z", "inr"]])).ok
