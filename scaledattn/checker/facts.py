@@ -14,21 +14,12 @@ over every index.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
-from scaledattn.checker.terms import (
-    ARITY,
-    LEAVES,
-    Term,
-    Unreadable,
-    bound_by,
-    children,
-    free_vars,
-    read,
-)
+from scaledattn.checker.terms import TAGS, Term, Unreadable, bound_by, children, free_vars, read
 from scaledattn.checker.terms import _name as _name
 
-ARITY_TAGS = set(ARITY) | LEAVES
 #: The terms whose argument at position 1 is in a scope of its own.
 BODIES = ("sum", "cross", "lim", "deriv")
 
@@ -78,7 +69,7 @@ def _vectors(items: Any) -> set[str]:
     """The names of the real vectors whose entries (or softmax) the terms hold."""
     found: set[str] = set()
     for t in items:
-        if isinstance(t, tuple) and t and isinstance(t[0], str) and t[0] in ARITY_TAGS:
+        if isinstance(t, tuple) and t and isinstance(t[0], str) and t[0] in TAGS:
             if t[0] in ("entry", "softmax"):
                 found.add(t[1])
             found |= _vectors(t[p] for p in children(t))
@@ -220,7 +211,20 @@ def real(t: Term) -> bool:
         return True
     if tag == "sym":
         return bool(set("rping") & set(t[2]))
-    if tag in ("add", "mul", "E", "Var", "Cov", "Std", "exp", "abs", "delta", "sum", "cross"):
+    if tag in (
+        "add",
+        "mul",
+        "E",
+        "Var",
+        "Cov",
+        "Std",
+        "exp",
+        "abs",
+        "delta",
+        "sum",
+        "cross",
+        "deriv",
+    ):
         return all(
             real(t[p]) for p in children(t) if not (tag in ("sum", "cross") and p == len(t) - 1)
         )
@@ -228,6 +232,7 @@ def real(t: Term) -> bool:
         e, b = t[2], t[1]
         whole = e[0] == "num" and e[1].denominator == 1
         by_type = (b[0] == "sym" and "p" in b[2]) or (b[0] == "num" and b[1] > 0)
+        by_type = by_type or b[0] == "softmax" or (b[0] == "exp" and real(b[1]))  # > 0
         return real(b) and (whole or (by_type and e[0] == "num"))
     return False
 
@@ -261,8 +266,6 @@ def positive(t: Term, env: Env) -> bool:
         )
     if tag == "sum":  # n ≥ 1 terms, each positive
         return positive(t[3], env) and positive(t[1], env.at(env.scope.enter(t)))
-    if tag == "log":
-        return False
     return False
 
 
@@ -278,6 +281,8 @@ def negative(t: Term, env: Env) -> bool:
         return all(signs) and sum(s == "neg" for s in signs) % 2 == 1
     if tag == "add":
         return all(negative(a, env) or (a[0] == "num" and a[1] == 0) for a in t[1:])
+    if tag == "sum":  # n ≥ 1 terms, each negative
+        return positive(t[3], env) and negative(t[1], env.at(env.scope.enter(t)))
     return False
 
 
@@ -296,6 +301,8 @@ def nonnegative(t: Term, env: Env) -> bool:
         return (even and real(t[1])) or (nonnegative(t[1], env) and e[0] == "num" and e[1] > 0)
     if tag in ("Var", "Std", "abs"):
         return real(t[1])
+    if tag == "delta":  # 0 or 1
+        return True
     if tag in ("sum", "cross"):
         return nonnegative(t[1], env.at(env.scope.enter(t)))
     return False
@@ -306,31 +313,23 @@ def nonzero(t: Term, env: Env) -> bool:
     tag = t[0]
     if tag == "num":
         return bool(t[1] != 0)
-    if tag == "sym" and set("pzg") & set(t[2]):
-        return True
-    if positive(t, env) or negative(t, env):
+    if (tag == "sym" and set("pzg") & set(t[2])) or positive(t, env) or negative(t, env):
         return True
     if tag == "mul":
         return all(nonzero(a, env) for a in t[1:])
     if tag == "pow":
         return nonzero(t[1], env)
+    if tag == "add":  # a number not an integer plus integers
+        frac = [a for a in t[1:] if a[0] == "num" and a[1].denominator != 1]
+        return len(frac) == 1 and all(integral(a) for a in t[1:] if a is not frac[0])
     return bool(tag == "exp")
 
 
-def defined(t: Term, env: Env) -> str | None:
-    """Why ``t`` may be undefined where the facts hold (a divisor not non-zero), or None."""
-    tag = t[0]
-    if tag == "pow" and t[2][0] == "num" and t[2][1] < 0 and not nonzero(t[1], env):
-        return "a divisor is not non-zero by its form or a declared fact"
-    if tag == "pow" and t[2][0] != "num" and not positive(t[1], env):
-        return "a power with a symbolic exponent of a base not positive"
-    if tag == "log" and not nonzero(t[1], env):
-        return "a logarithm of a term not non-zero by its form"
-    if tag == "abs" and env.scope.varied:
-        return "|f| under a derivative (not smooth)"
-    for p in children(t):
-        inner = env.at(env.scope.enter(t)) if p == 1 and tag in BODIES else env
-        why = defined(t[p], inner)
-        if why:
-            return why
-    return None
+def integral(t: Term) -> bool:
+    """Whether ``t`` is an integer by its form."""
+    if t[0] in ("num", "pow"):
+        e = t[1] if t[0] == "num" else t[2][1] if t[2][0] == "num" else Fraction(1, 2)
+        return e.denominator == 1 and (t[0] == "num" or (e >= 0 and integral(t[1])))
+    if t[0] in ("add", "mul"):
+        return all(integral(a) for a in t[1:])
+    return (t[0] == "sym" and "i" in t[2]) or t[0] == "delta"

@@ -10,8 +10,9 @@ equal up to renaming bound variables (alpha-equivalence) have one normal form.
 - x^(p/q) stays an exponent only for a symbol positive by its type; otherwise a root
   is the atom ("pow", B, 1/q) with (B^(1/q))^q = B, and 1/B for a sum B the atom
   ("pow", B, -1). Equal bases in one product are merged first (B·B⁻¹ = 1).
-- Cancelling x·x⁻¹ is sound because every claim is checked defined: each base with a
-  negative exponent is non-zero by the facts (``facts.defined``).
+- Cancelling x·x⁻¹ is sound because every claim is checked defined (:func:`defined`):
+  each base with a negative exponent is non-zero by the facts, or, inside a limit
+  λ → ∞, for every large λ (:func:`leading`: its leading coefficient in e^λ is).
 - ``lin=True`` is the linear normal form the linearity rules are checked by:
   E[Σ cₖmₖ] = Σ cₖE[mₖ] (cₖ not random), Σᵢ(a·fᵢ + gᵢ) = aΣᵢfᵢ + Σᵢgᵢ (a free of i),
   Σᵢ c = n·c and Σ_{i≠j} c = n(n − 1)·c.
@@ -24,8 +25,8 @@ import math
 from fractions import Fraction
 from typing import Any
 
-from scaledattn.checker.facts import Env, negative, positive, real
-from scaledattn.checker.terms import Term, Unreadable, free_vars, is_random, num, subst
+from scaledattn.checker.facts import BODIES, Env, negative, nonzero, positive, real
+from scaledattn.checker.terms import Term, Unreadable, children, free_vars, is_random, num, subst
 
 Mono = tuple[tuple[Term, Fraction], ...]
 Poly = dict[Mono, Fraction]
@@ -302,9 +303,12 @@ def _canon_args(t: Term, depth: int, lin: bool) -> Term:
 
 
 def _product(t: Term, depth: int, lin: bool) -> Poly:
-    """A product with equal bases merged first (B·B⁻¹ = 1), then multiplied out."""
+    """A product with equal bases merged first (B·B⁻¹ = 1, (gB)·B⁻¹ = g), then multiplied out.
+
+    A sum's positive content g comes out first ((gB)^e = g^e·B^e for g > 0).
+    """
     groups: dict[Term, tuple[Poly, Fraction]] = {}
-    stack = list(t[1:])
+    stack, out = list(t[1:]), const(Fraction(1))
     while stack:
         f = stack.pop()
         if f[0] == "mul":
@@ -312,10 +316,13 @@ def _product(t: Term, depth: int, lin: bool) -> Poly:
             continue
         base, e = (f[1], f[2][1]) if f[0] == "pow" and f[2][0] == "num" else (f, Fraction(1))
         p = nf(base, depth, lin)
+        g = _content(p) if len(p) > 1 else {ONE: Fraction(1)}
+        if g != {ONE: Fraction(1)}:
+            out = pmul(out, ppow(g, e, depth), depth)
+            p = pmul(p, ppow(g, Fraction(-1), depth), depth)
         k = to_term(p)
         old = groups.get(k)
         groups[k] = (p, e + (old[1] if old else 0))
-    out = const(Fraction(1))
     for p, e in groups.values():
         out = pmul(out, ppow(p, e, depth), depth)
     return out
@@ -337,6 +344,9 @@ def _canon_sum(t: Term, depth: int) -> Term:
         m = ("tmp", next(_FRESH))
         binders.append((m, e[3]))
         e = subst(e[1], {e[2]: m})
+        if e[0] in ("mul", "pow") and holds(e, ("sum",)):  # √S·√S is the sum S: one chain
+            inner = canon(e, depth + len(binders))
+            e = inner if inner[0] == "sum" else e
     orders: Any = itertools.permutations(binders) if len(binders) <= 4 else [binders]
     best = None
     chain = {m for m, _ in binders}
@@ -413,8 +423,9 @@ def prop_key(p: Term) -> Any:
         if not d:
             return ("true",)
         bare, sides = Env(()), (canon(p[1]), canon(p[2]))
-        if any(positive(x, bare) and negative(y, bare) for x, y in (sides, sides[::-1])):
-            return ("eq", num(1))  # a > 0 = b < 0 by the symbols' own signs: false
+        signs = any(positive(x, bare) and negative(y, bare) for x, y in (sides, sides[::-1]))
+        if signs or nonzero(to_term(d), bare):  # a > 0 = b < 0, or a − b ≠ 0, by form: false
+            return ("eq", num(1))
         first = min(d, key=lambda m: key(mono_term(m, Fraction(1))))
         lead = d[first]
         return ("eq", to_term({m: c / lead for m, c in d.items()}))
@@ -426,3 +437,90 @@ def prop_key(p: Term) -> Any:
     if tag == "false":
         return ("eq", num(1))
     raise Unreadable(f"an expression ({tag}) where a proposition is expected")
+
+
+def _free_of(a: Term, lam: Term, env: Env) -> bool:
+    """Whether atom ``a`` is constant in λ: λ not free in it nor in a definition it reaches."""
+    return lam not in free_vars(a) | env.reach(("other", a)) and not holds(a, ("deriv", "lim"))
+
+
+def holds(t: Term, tags: tuple[str, ...]) -> bool:
+    """Whether ``t`` holds a subterm with one of the tags (itself included)."""
+    return t[0] in tags or any(holds(t[p], tags) for p in children(t))
+
+
+def in_u(p: Poly, lam: Term, env: Env) -> tuple[Poly, Poly] | None:
+    """P = N/D, N and D polynomials in u = e^λ (rational exponents) over atoms free of λ.
+
+    Each B⁻¹ with λ in B is D_B/N_B; D = Π N_B^k, k the highest power of B⁻¹ in P. None
+    when another atom holds λ (e^{λ²}, √(e^λ + 1), an entry of a vector defined through λ).
+    """
+    inv: dict[Term, tuple[Poly, Poly]] = {}
+    need: dict[Term, Fraction] = {}
+    for m in p:
+        for a, e in m:
+            if a[0] == "pow" and a[2] == num(-1) and not _free_of(a, lam, env):
+                inner = in_u(nf(a[1]), lam, env) if e.denominator == 1 and e > 0 else None
+                if inner is None:
+                    return None
+                inv[a], need[a] = inner, max(e, need.get(a, Fraction(0)))
+            elif a != ("exp", lam) and not _free_of(a, lam, env):
+                return None
+    top, bottom = const(Fraction(0)), const(Fraction(1))
+    for a, k in need.items():
+        bottom = pmul(bottom, ppow(inv[a][0], k, 0), 0)
+    for m, c in p.items():
+        got = dict(m)
+        n = {tuple(y for y in m if y[0] not in inv): c}
+        for a, (na, da) in inv.items():
+            e = got.get(a, Fraction(0))
+            n = pmul(pmul(n, ppow(da, e, 0), 0), ppow(na, need[a] - e, 0), 0)
+        top = padd(top, n)
+    return top, bottom
+
+
+def leading(t: Term, lam: Term, env: Env) -> tuple[Fraction, Term, Term] | None:
+    """T = N(u)/D(u), u = e^λ → ∞: (deg N − deg D, lc N, lc D) with lc D ≠ 0 by its form.
+
+    Then D ≠ 0 for every large λ and t → lc N/lc D (deg N = deg D) or 0 (deg N < deg D);
+    t ≡ 0 is (−1, 0, 1). None: t is not of that form.
+    """
+    found = in_u(nf(t), lam, env)
+    if found is None or not found[1]:  # D ≡ 0: a divisor is 0
+        return None
+    if not found[0]:
+        return Fraction(-1), num(0), num(1)
+    u, lcs = ("exp", lam), []
+    for q in found:
+        deg = max(dict(m).get(u, Fraction(0)) for m in q)
+        lcs.append((deg, to_term({tuple(y for y in m if y[0] != u): c for m, c in q.items()
+                                  if dict(m).get(u, Fraction(0)) == deg})))  # fmt: skip
+    (dn, top), (dd, bottom) = lcs
+    return (dn - dd, top, bottom) if nonzero(bottom, env) else None
+
+
+def defined(t: Term, env: Env) -> str | None:
+    """Why ``t`` may be undefined where the facts hold (a divisor not non-zero), or None.
+
+    Inside one limit λ → ∞ (not under a derivative) a divisor that is not random may be
+    non-zero only for every large λ: its leading coefficient in e^λ non-zero by form.
+    """
+    tag = t[0]
+    if tag == "pow" and t[2][0] == "num" and t[2][1] < 0 and not nonzero(t[1], env):
+        # not λ₀(μ) inside lim_μ, nor λ₀(ω) for an outcome ω (E[1/(X + e^λ)] may not exist)
+        sole = len(env.scope.limits) == 1 and not env.scope.varied and not is_random(t[1])
+        late = [leading(t[1], v, env) for v in env.scope.limits if sole]
+        if not any(x and x[1] != num(0) and nonzero(x[1], env) for x in late):
+            return "a divisor is not non-zero by its form or a declared fact"
+    if tag == "pow" and t[2][0] != "num" and not positive(t[1], env):
+        return "a power with a symbolic exponent of a base not positive"
+    if tag == "log" and not nonzero(t[1], env):
+        return "a logarithm of a term not non-zero by its form"
+    if tag == "abs" and env.scope.varied:
+        return "|f| under a derivative (not smooth)"
+    for p in children(t):
+        inner = env.at(env.scope.enter(t)) if p == 1 and tag in BODIES else env
+        why = defined(t[p], inner)
+        if why:
+            return why
+    return None

@@ -12,28 +12,10 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
-from scaledattn.checker.facts import (
-    Env,
-    defined,
-    negative,
-    nonnegative,
-    nonzero,
-    positive,
-    schematic,
-)
-from scaledattn.checker.normal import nf, prop_key, same, to_term
-from scaledattn.checker.terms import (
-    Term,
-    add,
-    children,
-    free_vars,
-    is_random,
-    mul,
-    num,
-    power,
-    remake,
-    subst,
-)
+from scaledattn.checker import terms
+from scaledattn.checker.facts import Env, negative, nonnegative, nonzero, positive, schematic
+from scaledattn.checker.normal import defined, holds, leading, nf, prop_key, same, to_term
+from scaledattn.checker.terms import Term, add, children, free_vars, mul, num, power, subst
 
 Schema = Callable[[Term, Term, tuple[int, ...], Env], "str | None"]
 HALF = Fraction(1, 2)
@@ -75,10 +57,8 @@ def variance_def(lhs: Term, rhs: Term, cited: tuple[int, ...], env: Env) -> str 
 
 def covariance_def(lhs: Term, rhs: Term, cited: tuple[int, ...], env: Env) -> str | None:
     """Cov(Y, Z) → E[YZ] − E[Y]E[Z]."""
-    if lhs[0] != "Cov":
-        return "the rule rewrites Cov"
-    y, z = lhs[1], lhs[2]
-    return _gives(add(("E", mul(y, z)), mul(num(-1), ("E", y), ("E", z))), rhs)
+    y, z = (lhs[1], lhs[2]) if lhs[0] == "Cov" else (lhs, lhs)
+    return _head("Cov")(lhs) or _gives(add(("E", mul(y, z)), mul(num(-1), ("E", y), ("E", z))), rhs)
 
 
 def std_def(lhs: Term, rhs: Term, cited: tuple[int, ...], env: Env) -> str | None:
@@ -88,10 +68,8 @@ def std_def(lhs: Term, rhs: Term, cited: tuple[int, ...], env: Env) -> str | Non
 
 def dot_def(lhs: Term, rhs: Term, cited: tuple[int, ...], env: Env) -> str | None:
     """q·k → Σᵢ₌₁ⁿ qᵢkᵢ."""
-    if lhs[0] != "dot":
-        return "the rule rewrites a dot product"
-    i = _tmp()
-    return _gives(("sum", mul(("comp", lhs[1], i), ("comp", lhs[2], i)), i, lhs[3]), rhs)
+    i, (q, k, d) = _tmp(), lhs[1:] if lhs[0] == "dot" else ("", "", lhs)
+    return _head("dot")(lhs) or _gives(("sum", mul(("comp", q, i), ("comp", k, i)), i, d), rhs)
 
 
 def linear(tags: tuple[str, ...]) -> Schema:
@@ -167,8 +145,8 @@ def variance_const_mul(lhs: Term, rhs: Term, cited: tuple[int, ...], env: Env) -
     if lhs[0] != "Var":
         return "the rule rewrites Var"
     fs = _factors(lhs[1])
-    fixed = [f for f in fs if not is_random(f)]
-    rand = [f for f in fs if is_random(f)]
+    fixed = [f for f in fs if not terms.is_random(f)]
+    rand = [f for f in fs if terms.is_random(f)]
     if not fixed or not rand:
         return "Var of a constant times a random factor"
     return _gives(mul(power(mul(*fixed), 2), ("Var", mul(*rand))), rhs)
@@ -244,7 +222,7 @@ def sum_unroll(lhs: Term, rhs: Term, cited: tuple[int, ...], env: Env) -> str | 
 
 def sqrt_mul(lhs: Term, rhs: Term, cited: tuple[int, ...], env: Env) -> str | None:
     """√(ab) → √a·√b, each factor ≥ 0."""
-    if lhs[0] != "pow" or lhs[2] != num(HALF) or is_random(lhs[1]):
+    if lhs[0] != "pow" or lhs[2] != num(HALF) or terms.is_random(lhs[1]):
         return "the rule splits a square root"
     fs = rhs[1:] if rhs[0] == "mul" else (rhs,)
     squares = []
@@ -352,24 +330,18 @@ def _put(t: Term, old: Term, new: Term) -> Term:
     if t == old:
         return new
     pos = children(t)
-    return t if not pos else remake(t, [_put(t[p], old, new) for p in pos])
+    return tuple(_put(x, old, new) if k in pos else x for k, x in enumerate(t))
 
 
 def exp_of_delta(lhs: Term, rhs: Term, cited: tuple[int, ...], env: Env) -> str | None:
     """e^{f(δ)} → e^{f(0)} + (e^{f(1)} − e^{f(0)})δ: a delta is 0 or 1."""
-    if lhs[0] != "exp" or _binders_in(lhs[1]):
+    if lhs[0] != "exp" or holds(lhs[1], ("sum", "cross", "lim", "deriv")):
         return "the rule splits e^{f(δ)} with no binder in f"
     for d in _deltas(lhs[1]):
         off, on = ("exp", _put(lhs[1], d, num(0))), ("exp", _put(lhs[1], d, num(1)))
         if same(add(off, mul(add(on, mul(num(-1), off)), d)), rhs):
             return None
     return "the replacement is not the two cases of a delta"
-
-
-def _binders_in(t: Term) -> bool:
-    return bool(
-        t[0] in ("sum", "cross", "lim", "deriv") or any(_binders_in(t[p]) for p in children(t))
-    )
 
 
 # ------------------------------------------------------------------- derivatives
@@ -466,6 +438,26 @@ def deriv_entry(lhs: Term, rhs: Term, cited: tuple[int, ...], env: Env) -> str |
     return _gives(("delta", f[2], x[2]), rhs)
 
 
+def limit_at_infinity(lhs: Term, rhs: Term, cited: tuple[int, ...], env: Env) -> str | None:
+    """lim_{λ→∞} N(u)/D(u) → lc N/lc D (deg N = deg D) or 0 (deg N < deg D), u = e^λ.
+
+    N, D polynomials in u over terms free of λ, lc D ≠ 0 by form (``normal.leading``);
+    lim √f → √(lim f) when f ≥ 0 for every large λ (f ≡ 0, or lc N/lc D > 0 by form).
+    """
+    if lhs[0] != "lim":
+        return "the rule takes a limit"
+    f, lam = lhs[1], lhs[2]
+    root = f[0] == "pow" and f[2] == num(HALF)
+    found = leading(f[1] if root else f, lam, env)
+    if found is None or found[0] > 0:
+        return "not N(e^λ)/D(e^λ) with deg N ≤ deg D and lc D non-zero by its form"
+    gap, top, bottom = found
+    if root and top != num(0) and not positive(mul(top, bottom), env):
+        return "√f where f is not ≥ 0 for every large λ by its form"
+    value = mul(top, power(bottom, -1)) if gap == 0 else num(0)
+    return _gives(power(value, HALF) if root else value, rhs)
+
+
 # ----------------------------------------------------------------- propositions
 
 
@@ -512,8 +504,10 @@ def square_roots(lhs: Term, rhs: Term, cited: tuple[int, ...], env: Env) -> str 
         return "a is not non-zero, or a or c depends on x"
     w = mul(num(-1), c, power(a, -1))
     claimed = [d[2] for d in rhs[1:] if d[0] == "eq" and d[1] == x]
-    # ±√w, or ±R for R ≥ 0 by its form with R² ≡ w (then R = √w)
-    roots = [power(w, HALF)] + [r for r in claimed if same(power(r, 2), w) and nonnegative(r, env)]
+    # ±√w, or ±R for R ≥ 0 by its form with R² ≡ w, or R⁴ ≡ w² and w ≥ 0 (then R = √w)
+    w0 = nonnegative(to_term(nf(w)), env)  # R⁴ ≡ w² with w, R ≥ 0 is R² = w too
+    square = [r for r in claimed if same(power(r, 2), w) or (w0 and same(power(r, 4), power(w, 2)))]
+    roots = [power(w, HALF)] + [r for r in square if nonnegative(r, env)]
     for root in roots:
         if prop_key(("or", ("eq", x, root), ("eq", x, mul(num(-1), root)))) == prop_key(rhs):
             return None
@@ -534,34 +528,14 @@ def exclude_by_sign(lhs: Term, rhs: Term, cited: tuple[int, ...], env: Env) -> s
     return None if prop_key(expected) == prop_key(rhs) else "the replacement keeps other disjuncts"
 
 
-SCHEMAS: dict[str, Any] = {
-    "variance_def": variance_def,
-    "covariance_def": covariance_def,
-    "std_def": std_def,
-    "dot_def": dot_def,
-    "expectation_linear": linear(("E",)),
-    "sum_linear": linear(("sum", "cross")),
-    "count_terms": linear(("sum", "cross")),
-    "expectation_mul_of_indep": expectation_mul_of_indep,
-    "variance_const_mul": variance_const_mul,
-    "substitute_moment": substitute_moment,
-    "sum_mul_sum": sum_mul_sum,
-    "split_diagonal": split_diagonal,
-    "sum_unroll": sum_unroll,
-    "sqrt_mul": sqrt_mul,
-    "softmax_def": softmax_def,
-    "entries_def": entries_def,
-    "sum_delta": sum_delta,
-    "delta_eq": delta_eq,
-    "delta_distinct": delta_distinct,
-    "exp_of_delta": exp_of_delta,
-    "deriv_linear": deriv_linear,
-    "deriv_mul": deriv_mul,
-    "deriv_chain": deriv_chain,
-    "deriv_entry": deriv_entry,
-    "clear_denominator": clear_denominator,
-    "square_roots": square_roots,
-    "exclude_by_sign": exclude_by_sign,
-}
+#: Each rule's schema, by the rule's name (the schema's own, but for the linear rules).
+SCHEMAS: dict[str, Any] = {f.__name__: f for f in (
+    variance_def, covariance_def, std_def, dot_def, expectation_mul_of_indep,
+    variance_const_mul, substitute_moment, sum_mul_sum, split_diagonal, sum_unroll, sqrt_mul,
+    softmax_def, entries_def, sum_delta, delta_eq, delta_distinct, exp_of_delta,
+    deriv_linear, deriv_mul, deriv_chain, deriv_entry, limit_at_infinity,
+    clear_denominator, square_roots, exclude_by_sign,
+)} | {"expectation_linear": linear(("E",)), "sum_linear": linear(("sum", "cross")),
+      "count_terms": linear(("sum", "cross"))}  # fmt: skip
 #: The rules that rewrite a whole proposition (their instance is the step's proposition).
 ON_PROPOSITIONS = {"clear_denominator", "square_roots", "exclude_by_sign"}

@@ -21,31 +21,13 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
-from scaledattn.checker.facts import (
-    BODIES,
-    Env,
-    Fact,
-    Scope,
-    defined,
-    negative,
-    read_fact,
-    schematic,
-)
-from scaledattn.checker.normal import canon, nf, prop_key, same
+from scaledattn.checker.facts import BODIES, Env, Fact, negative, nonzero, read_fact, schematic
+from scaledattn.checker.normal import canon, defined, nf, prop_key, same
 from scaledattn.checker.schemas import ON_PROPOSITIONS, SCHEMAS
-from scaledattn.checker.terms import (
-    Term,
-    Unreadable,
-    children,
-    free_vars,
-    mul,
-    num,
-    read,
-    remake,
-    subst,
-)
+from scaledattn.checker.terms import Term, Unreadable, children, free_vars, mul, read, remake, subst
 
 FORMAT = 1
 
@@ -77,6 +59,8 @@ class Verdict:
     statement: tuple[Term, Term] | None = None
     vectors: frozenset[str] = frozenset()
     kind: str = ""
+    #: No derivative or limit in it: true for every value of a vector it leaves free.
+    pointwise: bool = False
 
     @property
     def ok(self) -> bool:
@@ -117,12 +101,11 @@ def _valid(rule: str, inst: _Instance, env: Env, lemmas: dict[str, Verdict]) -> 
     memo_key = (sc.bound, sc.distinct, sc.ranges, sc.limits, sc.varied)
     if memo_key in inst.memo:
         return inst.memo[memo_key]
-    why = defined(inst.lhs, env)  # the lhs matched in normal form: sound where defined
-    why = why or _schema(rule, inst, env, lemmas)
+    # the lhs matched in normal form: sound where defined
+    why = defined(inst.lhs, env) or _schema(rule, inst, env, lemmas) or defined(inst.rhs, env)
     if why is None:
-        why = defined(inst.rhs, env)
-    if why is None:
-        escaping = (free_vars(inst.rhs) - free_vars(inst.lhs)) & env.scope.bound
+        known = free_vars(inst.lhs) | (env.reach(("other", inst.lhs)) & env.scope.limits)
+        escaping = (free_vars(inst.rhs) - known) & env.scope.bound  # λ of a definition: ours
         why = "the replacement names a variable bound here" if escaping else None
     inst.memo[memo_key] = why
     return why
@@ -139,8 +122,9 @@ def _schema(rule: str, inst: _Instance, env: Env, lemmas: dict[str, Verdict]) ->
             if not here:
                 return "a fact the theorem read is not declared (or not visible) here"
             env.used.add(here[0])
-        defs = {f for f in _defs(env.facts) if f[1] in lemma.vectors}
-        if not defs <= _defs(lemma.facts):  # a vector it leaves undefined is a free one
+        defs, theirs = {f for f in _defs(env.facts) if f[1] in lemma.vectors}, _defs(lemma.facts)
+        free = {f for f in defs if lemma.pointwise and f[1] not in {g[1] for g in theirs}}
+        if not defs - free <= theirs:  # a vector it leaves free: constant in ∂/∂x and lim
             return "the theorem was checked under other definitions"
         lhs, rhs = lemma.statement
         if not (same(lhs, inst.lhs) and same(rhs, inst.rhs)):
@@ -188,9 +172,9 @@ def _inconsistent(facts: tuple[Fact, ...], types: dict[str, str]) -> str | None:
             return "a negative symbol is declared positive"
         if f[0] == "distinct" and same(f[1], f[2]):
             return "a term is declared distinct from itself"
-        lo = f[1] if f[0] == "range" and f[1][0] == "num" else num(1)
-        empty = f[0] == "range" and (lo[1] < 1 or negative(f[1], env) or negative(f[2], env))
-        if empty or (f[0] == "range" and f[2][0] == "num" and f[2][1] < lo[1]):
+        lo = f[1][1] if f[0] == "range" and f[1][0] == "num" else 1
+        empty = f[0] == "range" and (lo < 1 or negative(f[1], env) or negative(f[2], env))
+        if empty or (f[0] == "range" and f[2][0] == "num" and f[2][1] < lo):
             return "an index is declared in an empty range"
         if f[0] == "moment":
             if f[1][0] == "Var" and negative(f[2], env):
@@ -198,7 +182,8 @@ def _inconsistent(facts: tuple[Fact, ...], types: dict[str, str]) -> str | None:
             order = sorted(schematic(f), key=lambda v: repr(f[1]).index(repr(v)))
             ren = {v: ("bv", -1 - n) for n, v in enumerate(order)}  # E[qᵢ] and E[qⱼ] alike
             lhs, value = canon(subst(f[1], ren)), canon(subst(f[2], ren))
-            if values.setdefault(lhs, value) != value:
+            old = values.setdefault(lhs, value)  # two values that may be equal are no contradiction
+            if nonzero(canon(("add", old, ("mul", ("num", Fraction(-1)), value))), env):
                 return "a moment is declared with two values"
     return None
 
@@ -286,21 +271,10 @@ def _defined(kind: str, t: Term, env: Env) -> str | None:
 
 
 NOT_YET = "not read yet"
-UNREAD_TAGS = {"lim"}
 
 
 def _unread(cert: Any) -> str | None:
     """What a certificate (or a lemma) holds that the checker does not read yet, or None."""
-
-    def tags(x: Any) -> set[str]:
-        if isinstance(x, (list, tuple)) and x and isinstance(x[0], str):
-            return {x[0]}.union(*(tags(a) for a in x[1:]))
-        if isinstance(x, dict):
-            return set().union(*(tags(v) for v in x.values()))
-        if isinstance(x, list):
-            return set().union(*(tags(a) for a in x))
-        return set()
-
     if not isinstance(cert, dict):
         return None
     for s in cert.get("steps", ()):
@@ -308,8 +282,6 @@ def _unread(cert: Any) -> str | None:
         ours = rule.startswith(("theorem:", "axiom:")) or rule in SCHEMAS or rule == "ring"
         if rule and not ours:
             return f"{NOT_YET}: the rule {rule}"
-    if tags([cert.get("lhs"), cert.get("rhs"), cert.get("steps")]) & UNREAD_TAGS:
-        return f"{NOT_YET}: limits"
     return next((why for sub in cert.get("lemmas", ()) if (why := _unread(sub))), None)
 
 
@@ -363,7 +335,7 @@ def _check(cert: Any, lemmas: dict[str, Verdict] | None, depth: int, text: str) 
         contradiction = _inconsistent(facts, types)
         if contradiction:
             raise _Refused(f"the facts contradict each other: {contradiction}")
-        env = Env(facts, Scope())
+        env = Env(facts)
         lhs, rhs = read(cert["lhs"]), read(cert["rhs"])
         prev = lhs
         for why in (_defined(kind, lhs, env), _defined(kind, rhs, env)):
@@ -401,4 +373,5 @@ def _check(cert: Any, lemmas: dict[str, Verdict] | None, depth: int, text: str) 
         return Verdict(
             name, Refusal(name, step, rule, f"cannot read the certificate: {kind_of}{err}")
         )
-    return Verdict(name, None, frozenset(env.used), facts, (lhs, rhs), vectors, kind)
+    pointwise = '["deriv"' not in text and '["lim"' not in text
+    return Verdict(name, None, frozenset(env.used), facts, (lhs, rhs), vectors, kind, pointwise)

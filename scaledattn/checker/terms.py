@@ -37,6 +37,7 @@ ARITY = {
     "dot": 3, "comp": 2, "entry": 3, "softmax": 4, "deriv": 2, "lim": 2, "sum": 3,
     "cross": 4, "fn": -1, "true": 0, "false": 0,
 }  # fmt: skip
+TAGS = set(ARITY) | LEAVES
 #: The tags whose value is a constant whatever the random variables (moments).
 MOMENTS = {"E", "Var", "Cov", "Std"}
 FACT_LETTERS = set("rpizng")
