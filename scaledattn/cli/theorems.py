@@ -12,7 +12,7 @@ import json
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
-from scaledattn.cli.exits import EXIT_FAILED, EXIT_INTERNAL, EXIT_MODULO_AXIOM, EXIT_OK
+from scaledattn.cli.exits import EXIT_FAILED, EXIT_MODULO_AXIOM, EXIT_OK
 
 if TYPE_CHECKING:
     from scaledattn.cache import Checked
@@ -149,10 +149,11 @@ def cmd_check(args: argparse.Namespace) -> int:
 
     alarms = [(d, second(d, c)) for _, d, c in rows if c.verified]
     alarms = [(d, word) for d, word in alarms if word.startswith("refused")]
-    if alarms:
-        for d, word in alarms:
-            print(f"ALARM: the kernel accepts {d.name} but the checker {word}; please report")
-        return EXIT_INTERNAL
+    if alarms:  # the kernel accepts, the checker refuses: nothing is printed as verified
+        from scaledattn.certificate import alarm_text
+        from scaledattn.errors import SoundnessAlarm
+
+        raise SoundnessAlarm("; ".join(alarm_text(d.name, word) for d, word in alarms))
     verified = all(c.verified for _, _, c in rows)
     agrees = not any(c.refuted for _, _, c in rows)
     axioms = any(c.axioms for _, _, c in rows)
