@@ -95,7 +95,11 @@ def _exit(verified: bool, axioms: bool) -> int:
 
 
 def cmd_derive(args: argparse.Namespace) -> int:
-    """Render a derivation (or a rule's card); exit 1 on a rejected step, 4 on an axiom."""
+    """Render a derivation (or a rule's card); exit 1 on a rejected step, 4 on an axiom.
+
+    A derivation the kernel accepts and the checker refuses prints nothing: SoundnessAlarm
+    (exit 70).
+    """
     from scaledattn.cache import rendered, store
     from scaledattn.citations import open_name, rule_card
     from scaledattn.kernel import Rule
@@ -109,10 +113,12 @@ def cmd_derive(args: argparse.Namespace) -> int:
         from scaledattn.render.proof import proof_document
 
         result = audit_of(derivation)
-        if result.verified:  # the gate, as below
+        if result.verified:  # the gate and the checker, as below
+            from scaledattn.certificate import confirm
             from scaledattn.gate import check_steps
 
             check_steps(result.derivation)
+            confirm(result)
         print(proof_document(result), end="")
         return _exit(result.verified, bool(result.theorem and result.theorem.axioms))
     module = next(
@@ -120,9 +126,12 @@ def cmd_derive(args: argparse.Namespace) -> int:
     )
     text, verified, axioms = rendered(module, derivation, args.format)
     if verified:  # the gate: each step true on models of its context (else exit 70)
+        from scaledattn.certificate import confirm
+        from scaledattn.derive import audit_of
         from scaledattn.gate import check_steps
 
         check_steps(derivation)
+        confirm(audit_of(derivation))  # the checker too, whatever the format (else exit 70)
     print(text)
     kept = store()
     if kept is not None:
@@ -153,7 +162,8 @@ def cmd_check(args: argparse.Namespace) -> int:
         from scaledattn.certificate import alarm_text
         from scaledattn.errors import SoundnessAlarm
 
-        raise SoundnessAlarm("; ".join(alarm_text(d.name, word) for d, word in alarms))
+        more = f" (and {len(alarms) - 3} more)" if len(alarms) > 3 else ""
+        raise SoundnessAlarm("; ".join(alarm_text(d.name, w) for d, w in alarms[:3]) + more)
     verified = all(c.verified for _, _, c in rows)
     agrees = not any(c.refuted for _, _, c in rows)
     axioms = any(c.axioms for _, _, c in rows)
