@@ -80,7 +80,7 @@ def term(e: Any) -> Data:
     if isinstance(e, sympy.Mul):
         return ["mul", *map(term, e.args)]
     if isinstance(e, sympy.Pow):
-        return ["pow", term(e.base), term(e.exp)]
+        return _power(e)
     simple = {X.E: "E", X.Var: "Var", X.Cov: "Cov", X.Std: "Std", sympy.exp: "exp"}
     simple |= {sympy.log: "log", sympy.Abs: "abs", sympy.KroneckerDelta: "delta"}
     if type(e) in simple:
@@ -109,6 +109,26 @@ def term(e: Any) -> Data:
     if isinstance(e, AppliedUndef) and not e.func.default_assumptions:
         return ["fn", str(e.func), *map(term, e.args)]
     raise CannotCertify(f"the checker's language has no {type(e).__name__} ({e})")
+
+
+def _power(e: sympy.Pow) -> Data:
+    """A power; n^r of a square-free n = p₁⋯pₖ and a fraction r as p₁^r ⋯ pₖ^r.
+
+    SymPy joins roots of numbers (√2·√3 is √6 at construction), the checker keeps each
+    root an opaque atom: written over the primes, √6 and √2·√3 are one term for both
+    (the same number, n^r = p₁^r ⋯ pₖ^r for n > 0).
+    """
+    base, exp = e.base, e.exp
+    if (
+        isinstance(base, sympy.Integer)
+        and base > 1
+        and isinstance(exp, sympy.Rational)
+        and not exp.is_integer
+    ):
+        primes = sympy.factorint(int(base), limit=10**4)
+        if len(primes) > 1 and set(primes.values()) == {1} and all(map(sympy.isprime, primes)):
+            return ["mul", *(["pow", _number(sympy.Integer(p)), _number(exp)] for p in primes)]
+    return ["pow", term(base), term(exp)]
 
 
 def _unit(u: Any) -> Data:
@@ -251,6 +271,13 @@ def word(result: Audit) -> str:
     return found
 
 
+#: How the checker's driver begins the reason of a certificate it could not read (its
+#: catch-all: a term past its bounds, a field missing; ``checker/steps.py``). Every refusal
+#: of a step it read begins with a fixed text of its own, never with this, and never with
+#: a name of the certificate's (tests/checker/test_doors.py reads the driver for it).
+READ_FAILURE = "cannot read the certificate: "
+
+
 def alarm_text(name: str, said: str) -> str:
     """The alarm when the kernel accepted ``name`` and the checker's word ``said`` refuses it.
 
@@ -292,11 +319,16 @@ def judge(derivation: Any, verdict: Verdict) -> str:
     """The word on a verdict: "checked", "unread: why" or "refused: why".
 
     "checked" only when the certificate the checker accepted is of ``derivation`` itself
-    (its name, kind, sides and assumptions); a refusal is "unread" only when the checker
-    says so (never by what its text happens to hold).
+    (its name, kind, sides and assumptions). A refusal is "unread" when the checker says
+    so by its flag, or by the reason its driver gives a certificate it could not read
+    (:data:`READ_FAILURE`, a prefix of its own text, never searched for in the rest: a
+    term past its bounds is not read, so there is no disagreement, and nothing doubly
+    checked); else "refused", the alarm (:func:`confirm`).
     """
-    if verdict.refusal is not None:
-        return f"{'unread' if verdict.refusal.unread else 'refused'}: {verdict.refusal}"
+    refusal = verdict.refusal
+    if refusal is not None:
+        unread = refusal.unread or refusal.reason.startswith(READ_FAILURE)
+        return f"{'unread' if unread else 'refused'}: {refusal}"
     from scaledattn.checker.facts import read_fact
     from scaledattn.checker.terms import read
 

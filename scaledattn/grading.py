@@ -49,12 +49,11 @@ class ExerciseVerdict:
 
 def _rhs(derivation: Derivation) -> Expr | None:
     """The right side of the derivation's Theorem, or None if the kernel refused it."""
-    result = audit_of(derivation)
-    if result.theorem is None:
+    audited = audit_of(derivation)
+    if audited.theorem is None:
         return None
-    confirm(result)  # an exercise's answer passes the checker too (else SoundnessAlarm)
-    theorem = result.theorem
-    rhs = theorem.statement.rhs
+    confirm(audited)  # an exercise's answer passes the checker too (else SoundnessAlarm)
+    rhs = audited.theorem.statement.rhs
     result: Expr = rebuild(rhs.rhs if isinstance(rhs, sympy.Equality) else rhs)
     return result
 

@@ -187,3 +187,45 @@ def test_a_derivation_the_checker_cannot_read_is_said_so_never_doubly_checked() 
     assert data["verified"] is True
     assert data["checker"].startswith("unread")
     assert certificate.confirm(audit_of(find_derivation("saturation_limits"))).startswith("unread")
+
+
+def test_a_term_past_the_checkers_bounds_is_not_read_and_no_alarm() -> None:
+    code, out, err = _run(["verify", "Cov(0, (0) + (exp(513))) = 0"])
+    assert code == 0, err
+    assert "not read by the checker yet (kernel only)" in out
+    assert "kernel + checker" not in out
+
+
+def test_a_refusal_of_a_step_is_an_alarm_whatever_the_certificates_name() -> None:
+    named = certificate.READ_FAILURE + "x"
+    refusal = Refusal(named, 1, "ring", "the claim is not what the rule's instances give")
+    assert certificate.judge(_fresh(), Verdict(named, refusal)).startswith("refused")
+    unread = Refusal("x", 1, "ring", certificate.READ_FAILURE + "an exponent beyond")
+    assert certificate.judge(_fresh(), Verdict("x", unread)).startswith("unread")
+
+
+def test_only_the_drivers_catch_all_begins_a_reason_with_the_read_failure() -> None:
+    import ast
+
+    import scaledattn.checker.steps as driver
+
+    tree = ast.parse(Path(driver.__file__).read_text(encoding="utf-8"))
+    prefix = certificate.READ_FAILURE.strip()
+    catch_all = 0
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and node.args):
+            continue
+        name = getattr(node.func, "id", "")
+        first = node.args[0]
+        if isinstance(first, ast.JoinedStr) and first.values:
+            first = first.values[0]
+        text = first.value if isinstance(first, ast.Constant) else None
+        if name in ("_Refused", "_Unread"):  # a step read: its own fixed text, or a why
+            assert not (isinstance(text, str) and text.startswith(prefix)), ast.unparse(node)
+            assert isinstance(text, str) or isinstance(first, ast.Name), ast.unparse(node)
+        elif name == "Refusal" and len(node.args) >= 4:
+            reason = node.args[3]
+            if isinstance(reason, ast.JoinedStr) and reason.values:
+                head = reason.values[0]
+                catch_all += isinstance(head, ast.Constant) and str(head.value).startswith(prefix)
+    assert catch_all >= 1  # the driver still writes the prefix the judge reads
