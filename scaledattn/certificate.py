@@ -80,7 +80,7 @@ def term(e: Any) -> Data:
     if isinstance(e, sympy.Mul):
         return ["mul", *map(term, e.args)]
     if isinstance(e, sympy.Pow):
-        return _power(e)
+        return ["pow", term(e.base), term(e.exp)]
     simple = {X.E: "E", X.Var: "Var", X.Cov: "Cov", X.Std: "Std", sympy.exp: "exp"}
     simple |= {sympy.log: "log", sympy.Abs: "abs", sympy.KroneckerDelta: "delta"}
     if type(e) in simple:
@@ -109,26 +109,6 @@ def term(e: Any) -> Data:
     if isinstance(e, AppliedUndef) and not e.func.default_assumptions:
         return ["fn", str(e.func), *map(term, e.args)]
     raise CannotCertify(f"the checker's language has no {type(e).__name__} ({e})")
-
-
-def _power(e: sympy.Pow) -> Data:
-    """A power; n^r of a square-free n = p₁⋯pₖ and a fraction r as p₁^r ⋯ pₖ^r.
-
-    SymPy joins roots of numbers (√2·√3 is √6 at construction), the checker keeps each
-    root an opaque atom: written over the primes, √6 and √2·√3 are one term for both
-    (the same number, n^r = p₁^r ⋯ pₖ^r for n > 0).
-    """
-    base, exp = e.base, e.exp
-    if (
-        isinstance(base, sympy.Integer)
-        and base > 1
-        and isinstance(exp, sympy.Rational)
-        and not exp.is_integer
-    ):
-        primes = sympy.factorint(int(base), limit=10**4)
-        if len(primes) > 1 and set(primes.values()) == {1} and all(map(sympy.isprime, primes)):
-            return ["mul", *(["pow", _number(sympy.Integer(p)), _number(exp)] for p in primes)]
-    return ["pow", term(base), term(exp)]
 
 
 def _unit(u: Any) -> Data:
