@@ -229,3 +229,22 @@ def test_only_the_drivers_catch_all_begins_a_reason_with_the_read_failure() -> N
                 head = reason.values[0]
                 catch_all += isinstance(head, ast.Constant) and str(head.value).startswith(prefix)
     assert catch_all >= 1  # the driver still writes the prefix the judge reads
+
+
+#: True claims whose automation's derivation the kernel accepts and the checker refuses:
+#: gaps of the checker's normal form (numbers' roots and logarithms), each now the alarm
+#: (exit 70), never a VERIFIED. Strict: a closed gap fails here, to be taken off the list.
+CHECKER_GAPS = [
+    "0 = Cov(sqrt(3), sqrt(2))",  # √2·√3 and √6 are two atoms to the checker
+    "0 = Cov(2, log(4))",
+    "0.0 = Cov(log(log(6e2)), 0)",  # log 600 ≠ 0 by its form: not read so
+    "sqrt(std(sqrt(3.0))) < 3.0",
+]
+
+
+@pytest.mark.parametrize("claim", CHECKER_GAPS)
+@pytest.mark.xfail(raises=SoundnessAlarm, strict=True, reason="a gap of the checker (ck)")
+def test_a_true_claim_the_checker_cannot_follow_yet_is_the_alarm(claim: str) -> None:
+    from scaledattn.claims import verify
+
+    verify(claim)
