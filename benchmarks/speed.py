@@ -7,7 +7,8 @@ Prints, each figure the median of ``--runs`` runs (the suite: of ``--suite-runs`
 - every command's cold start (a new process) beside ``python -c "import sympy"``:
   ``--help``, a usage error, ``list``, ``variance --var-q 4 --var-k 4``, ``derive``;
 - ``check``, cold (an empty theorem cache) and warm (the cache it filled);
-- the wall time of ``python -m pytest``, the README's test line (as .ci/run runs it).
+- the collection alone (what each test worker does before its first test), and the
+  wall time of ``python -m pytest``, the README's test line (as .ci/run runs it).
 
 The load average is printed with each figure: the machine may be shared, and a
 figure taken under load says so. On a shared machine compare the CPU time (user +
@@ -149,6 +150,12 @@ def suite(runs: int) -> None:
     print(f"Test suite ({' '.join(argv[1:])}, {runs} run(s)):")
     before = load()
     cpu: list[float] = []
+    # What each xdist worker does before its first test: import and collect every module.
+    collect = [*argv, "--collect-only", "-n", "0"]
+    median, times = median_of(runs, cpu_of(lambda: timed(collect, env, 0), cpu))
+    row("collection, one process (-n 0 --collect-only)", median, times, "target < 10")
+    cpu_row(cpu)
+    cpu = []
     median, times = median_of(runs, cpu_of(lambda: timed(argv, env, 0), cpu))
     row("python -m pytest", median, times, "target ≤ 60")
     cpu_row(cpu)

@@ -43,7 +43,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-#: Bump when the layout of a record changes (4: no renderings kept).
+#: Bump when the layout of a record changes (4: the gate's fields; no rendering is read).
 FORMAT = 4
 #: Environment variables that turn the cache off.
 OFF = ("SCALEDATTN_NO_CACHE", "SCALEDATTN_FRESH_CACHES", "MUTANT_UNDER_TEST")
@@ -278,6 +278,12 @@ class Checked:
     #: written: kept, and re-checked by the checker every time it is read (``second``).
     certificate: Any = None
     unwritten: str = ""
+    #: The gate (scaledattn.gate), for a derivation the kernel verified: the line of a
+    #: model of its assumptions ("" with none to model), why no verdict stands when the
+    #: search found none, and a soundness alarm when a step is false in a model.
+    model: str = ""
+    withheld: str = ""
+    alarm: str = ""
 
     def as_record(self) -> dict[str, Any]:
         """JSON data (the inverse of :meth:`from_record`)."""
@@ -294,6 +300,9 @@ class Checked:
             "axioms": list(self.axioms),
             "certificate": self.certificate,
             "unwritten": self.unwritten,
+            "model": self.model,
+            "withheld": self.withheld,
+            "alarm": self.alarm,
         }
 
     @classmethod
@@ -312,6 +321,9 @@ class Checked:
             tuple(str(x) for x in data["axioms"]),
             data["certificate"],
             str(data["unwritten"]),
+            str(data["model"]),
+            str(data["withheld"]),
+            str(data["alarm"]),
         )
 
 
@@ -343,6 +355,7 @@ def _compute(module: Any, derivation: Any) -> Checked:
 
     result = audit_of(derivation)
     cert, unwritten = _certificate_of(result)
+    model, withheld, alarm = _gate_of(result, derivation)
     w = witness_of(module, derivation)
     evaluated = [s for s in w.settings if not s.unsupported]
     # The audit as data (``check --json``) is the json rendering, made when asked
@@ -360,6 +373,9 @@ def _compute(module: Any, derivation: Any) -> Checked:
         axioms=tuple(sorted(result.theorem.axioms)) if result.theorem else (),
         certificate=cert,
         unwritten=unwritten,
+        model=model,
+        withheld=withheld,
+        alarm=alarm,
     )
 
 
@@ -411,10 +427,28 @@ def _reproved(derivation: Any, kept: Checked) -> Checked:
 
     result = audit_of(derivation)
     cert, unwritten = _certificate_of(result)
+    model, withheld, alarm = _gate_of(result, derivation)
     axioms = tuple(sorted(result.theorem.axioms)) if result.theorem else ()
     return replace(
-        kept, verified=result.verified, axioms=axioms, certificate=cert, unwritten=unwritten
+        kept,
+        verified=result.verified,
+        axioms=axioms,
+        certificate=cert,
+        unwritten=unwritten,
+        model=model,
+        withheld=withheld,
+        alarm=alarm,
     )
+
+
+def _gate_of(result: Any, derivation: Any) -> tuple[str, str, str]:
+    """The gate's model line, why no verdict stands, and its alarm, for a verified audit."""
+    if not result.verified:  # the gate: a model of the assumptions, every step true on models
+        return "", "", ""
+    from scaledattn.gate import theorem_gate
+
+    model, withheld, alarm = theorem_gate(derivation)
+    return model, withheld, alarm
 
 
 def _certificate_of(result: Any) -> tuple[Any, str]:

@@ -218,7 +218,13 @@ def _correlation(qk: dict[str, Any]) -> None:
     cov = qk.pop("cov", None)
     if cov is not None:
         spread = sympy.sqrt(qk.get("var_q", sympy.S.One) * qk.get("var_k", sympy.S.One))
-        qk["corr"] = sympy.simplify(cov / spread)
+        corr = sympy.simplify(cov / spread)
+        if corr.is_number and corr.is_real and bool(abs(corr) > 1):  # Cauchy–Schwarz
+            raise InvalidArgument(
+                f"Cov(q_i, k_i) = {sympy.sstr(cov)} gives the correlation Cov/(σ_q·σ_k) ="
+                f" {sympy.sstr(corr)}, and a correlation lies in [-1, 1] (Cauchy–Schwarz)"
+            )
+        qk["corr"] = corr
 
 
 def _unit(setup: Setup, name: str) -> Any:

@@ -35,6 +35,7 @@ from scaledattn.errors import InvalidArgument
 from scaledattn.language.laws import split_law
 from scaledattn.language.names import split_name
 from scaledattn.language.parse import Node, Parser, quote
+from scaledattn.language.surface import unbracketed_equivalence
 from scaledattn.language.table import ALIASES, EQUIVALENCE, LANGUAGE, RELATIONS
 
 __all__ = [
@@ -122,7 +123,7 @@ def parse_claim(text: str) -> Claim:
     'p_minus_y_limit'
     """
     text = _text(text, "a claim")
-    parser = Parser(_unbracketed_equivalence(text), CLAIMS)
+    parser = Parser(unbracketed_equivalence(text), CLAIMS)
     first = parser.expr()
     if parser.peek() is None:
         if first.kind == "theorem":
@@ -145,47 +146,6 @@ def parse_claim(text: str) -> Claim:
     if not relations:
         raise parser.fail("a claim needs a relation (=, ≈, <, <=, >, >=) or theorem(NAME)")
     return Claim(text, "chain", tuple(sides), tuple(relations))
-
-
-_EQUIVALENCES = ("<=>", "⇔", "\\iff", "\\Leftrightarrow")
-
-
-def _unbracketed_equivalence(text: str) -> str:
-    """``(A = a) ⇔ (B = b)``, as ``list`` prints it, with the two outer pairs blanked out.
-
-    Positions are kept (each bracket becomes a space), so messages point at the text as
-    typed. Anything else is returned as it is.
-
-    >>> _unbracketed_equivalence("(Var(q·k/c) = 1) ⇔ (c = √dₖ)")
-    ' Var(q·k/c) = 1  ⇔  c = √dₖ '
-    """
-    depth, found = 0, None
-    for at, char in enumerate(text):
-        if char in "([{":
-            depth += 1
-        elif char in ")]}":
-            depth -= 1
-        elif depth == 0:
-            sign = next((e for e in _EQUIVALENCES if text.startswith(e, at)), None)
-            if sign is not None:
-                found = (at, at + len(sign))
-                break
-    if found is None:
-        return text
-    chars = list(text)
-    for lo, hi in ((0, found[0]), (found[1], len(text))):
-        side = text[lo:hi]
-        first = lo + len(side) - len(side.lstrip())
-        last = lo + len(side.rstrip()) - 1
-        if first < last and text[first] == "(" and text[last] == ")":
-            depth = 0
-            for at in range(first, last + 1):
-                depth += {"(": 1, ")": -1}.get(text[at], 0)
-                if depth == 0 and at < last:
-                    break
-            else:
-                chars[first] = chars[last] = " "
-    return "".join(chars)
 
 
 def parse_assumption(text: str) -> Assumed:

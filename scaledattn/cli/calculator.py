@@ -101,10 +101,15 @@ def cmd_quantity(args: argparse.Namespace) -> int:
 
     setting = setting_of(args)
     result = answer(args.quantity, setting)
-    from scaledattn.gate import check_steps
+    from scaledattn.cli.exits import EXIT_UNDECIDED
+    from scaledattn.gate import check_steps, context_withheld
 
     for derivation in result.derivations:  # the gate: each step true on models (else exit 70)
         check_steps(derivation)
+        why = context_withheld(derivation)  # and a model of its assumptions, or no answer
+        if why:
+            print(f"UNDECIDED {derivation.name}: {why}, so no answer is given")
+            return EXIT_UNDECIDED
     if args.format == "json":
         print(to_json(answer_json(result)))
         return 0

@@ -12,7 +12,8 @@ import json
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
-from scaledattn.cli.exits import EXIT_FAILED, EXIT_MODULO_AXIOM, EXIT_OK
+from scaledattn.cli.exits import EXIT_FAILED, EXIT_MODULO_AXIOM, EXIT_OK, EXIT_UNDECIDED
+from scaledattn.errors import SoundnessAlarm
 
 if TYPE_CHECKING:
     from scaledattn.cache import Checked
@@ -160,10 +161,13 @@ def cmd_check(args: argparse.Namespace) -> int:
     alarms = [(d, word) for d, word in alarms if word.startswith("refused")]
     if alarms:  # the kernel accepts, the checker refuses: nothing is printed as verified
         from scaledattn.certificate import alarm_text
-        from scaledattn.errors import SoundnessAlarm
 
         more = f" (and {len(alarms) - 3} more)" if len(alarms) > 3 else ""
         raise SoundnessAlarm("; ".join(alarm_text(d.name, w) for d, w in alarms[:3]) + more)
+    stepped = [c.alarm for _, _, c in rows if c.alarm]
+    if stepped:  # the gate: a step the kernel accepted is false in a model (exit 70)
+        raise SoundnessAlarm(stepped[0])
+    withheld = [d.name for _, d, c in rows if c.verified and c.withheld]
     verified = all(c.verified for _, _, c in rows)
     agrees = not any(c.refuted for _, _, c in rows)
     axioms = any(c.axioms for _, _, c in rows)
@@ -175,7 +179,7 @@ def cmd_check(args: argparse.Namespace) -> int:
                     "agrees": agrees,
                     "modulo_axioms": axioms,
                     "theorems": [
-                        {"module": m, **audit, "numeric": c.witness}
+                        {"module": m, **audit, "numeric": c.witness, "model": c.model}
                         for (m, _, c), audit in zip(rows, audits, strict=True)
                     ],
                 }
@@ -183,6 +187,8 @@ def cmd_check(args: argparse.Namespace) -> int:
         )
     else:
         _check_table(rows, args.brief)
+    if withheld and verified and agrees:
+        return EXIT_UNDECIDED  # no model of some theorem's assumptions: no verdict for it
     return _exit(verified and agrees, axioms)
 
 
@@ -195,13 +201,15 @@ def _check_table(rows: list[tuple[str, Any, Checked]], brief: bool) -> None:
     print(f"{'theorem':<{width}}  steps  kernel    checker  numbers  statement")
     doubly = [d.name for _, d, c in rows if c.verified and second(d, c) == "checked"]
     for _, d, c in rows:
-        verdict = "VERIFIED" if c.verified else "REJECTED"
+        verdict = "VERIFIED" if c.verified and not c.withheld else "UNDECIDED"
+        verdict = verdict if c.verified else "REJECTED"
         verdict += "  CHECKED" if d.name in doubly else "  UNREAD " if c.verified else "  —      "
         numbers = "AGREE" if c.agrees else "DIFFER" if c.refuted else "—"
         print(f"{d.name:<{width}}  {len(d.steps):>5}  {verdict:<17}  {numbers:<7}  {_statement(d)}")
         if not brief:
-            for line in c.lines:
-                print("    " + line)
+            for line in (*c.lines, c.model):
+                if line:
+                    print("    " + line)
     failed = [d.name for _, d, c in rows if not c.verified]
     differ = [d.name for _, d, c in rows if c.refuted]
     untested = [d.name for _, d, c in rows if not c.tested]
@@ -214,8 +222,9 @@ def _check_table(rows: list[tuple[str, Any, Checked]], brief: bool) -> None:
     if failed:
         print(f"REJECTED by the kernel: {', '.join(failed)}")
     else:
+        accepted = "verified" if not any(c.withheld for _, _, c in rows) else "accepted"
         print(
-            f"All {len(rows)} derivations of {modules} theorems verified:"
+            f"All {len(rows)} derivations of {modules} theorems {accepted}:"
             f" {total} steps, each checked by the kernel."
         )
         unread = [d.name for _, d, _ in rows if d.name not in doubly]
@@ -224,6 +233,7 @@ def _check_table(rows: list[tuple[str, Any, Checked]], brief: bool) -> None:
             " checker (docs/trust.md)"
             + (f"; the checker cannot read yet: {', '.join(unread)}." if unread else ".")
         )
+    print(_gate_summary(rows))
     for _, d, c in rows:
         if c.axioms:
             print(
@@ -241,6 +251,23 @@ def _check_table(rows: list[tuple[str, Any, Checked]], brief: bool) -> None:
         print(
             f"Monte Carlo ± is the z = {Z_AGREE:.2f} interval: a false alarm has probability 1e-6."
         )
+
+
+def _gate_summary(rows: list[tuple[str, Any, Checked]]) -> str:
+    """The gate's line: for how many verified derivations a model of the assumptions was found."""
+    from scaledattn.gate import NO_MODEL
+
+    verified = [(d, c) for _, d, c in rows if c.verified]
+    modelled = [d for d, c in verified if c.model]
+    withheld = [d.name for d, c in verified if c.withheld]
+    line = (
+        f"A model of the assumptions was found for {len(modelled)} of the"
+        f" {len(modelled) + len(withheld)} verified derivations with assumptions (each assumption"
+        " checked on it by the semantics); every step of each is true on models of its context."
+    )
+    if withheld:
+        line += f" UNDECIDED, {NO_MODEL}: {', '.join(withheld)}."
+    return line
 
 
 #: How each kind of measurement is named in the summary.

@@ -1,4 +1,4 @@
-"""``python -m scaledattn.fuzz [--applications N] [--seed S] [--seconds T] [--aimed K]``.
+"""``python -m scaledattn.fuzz [--applications N] [--seed S] [--seconds T] [--aimed K] [--jobs J]``.
 
 Prints the count per rule (applied, rewrote the term, agreed, undecided, differed,
 crashed), the wall time and the rate, and the first disagreement shrunk to a
@@ -34,7 +34,16 @@ def main(argv: list[str] | None = None) -> int:
         help="a third party: each rewrite audited as a one-step derivation and its"
         " certificate checked by the independent checker",
     )
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        default=1,
+        metavar="J",
+        help="run the cases in J worker processes (the counts are those of one process)",
+    )
     args = parser.parse_args(argv)
+    if args.jobs < 1:
+        parser.error("--jobs must be at least 1")
 
     with Bar("fuzz campaign", "application") as bar:
 
@@ -49,9 +58,12 @@ def main(argv: list[str] | None = None) -> int:
             not args.all,
             args.aimed,
             args.checker,
+            args.jobs,
         )
     aimed = f" --aimed {args.aimed}" if args.aimed else ""
     aimed += " --checker" if args.checker else ""
+    aimed += " --all" if args.all else ""
+    aimed += f" --jobs {args.jobs}" if args.jobs > 1 else ""
     print(f"python -m scaledattn.fuzz --applications {args.applications} --seed {args.seed}{aimed}")
     print(stats.table())
     for choices, disagreement in found:

@@ -17,14 +17,18 @@ sequence still disagrees.
 
 from __future__ import annotations
 
+import collections
 import contextlib
+import dataclasses
+import multiprocessing
 import signal
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import sympy
+from sympy.core.parameters import evaluate
 from sympy.logic.boolalg import Boolean
 
 from scaledattn.errors import CaseTimeout, InvalidArgument
@@ -38,12 +42,15 @@ from scaledattn.numeric.semantics import Meaning, World, compare, meaning, show
 from scaledattn.numeric.worlds import Chooser, RandomChooser, draw_world
 
 __all__ = [
+    "CaseOutcome",
     "Disagreement",
+    "Reported",
     "Stats",
     "apply_rule",
     "check_case",
     "derivation_disagreements",
     "run",
+    "run_case",
     "shrink",
 ]
 
@@ -77,28 +84,55 @@ AIM_ORDER = sorted(AIMED)
 #: Examples kept of rewrites that change only whether a term is defined.
 PARTIALS_KEPT = 5
 
+#: Entries the checker's memos (its verdicts by certificate text, its terms' sort keys)
+#: may hold in a campaign before they are emptied: each grows by about one entry per
+#: certificate checked (some 2 kB each), 10⁶ applications would keep over a gigabyte.
+MEMO_KEPT = 20_000
+
+
+def _bound_memos() -> None:
+    """Empty the checker's memos past :data:`MEMO_KEPT` (a memo only saves work)."""
+    from scaledattn.checker import normal, steps
+
+    for memo, kept in ((getattr(steps, "_DONE", None), MEMO_KEPT),
+                       (getattr(normal, "_KEYS", None), 10 * MEMO_KEPT)):  # fmt: skip
+        if isinstance(memo, dict) and len(memo) > kept:
+            memo.clear()
+
 
 def rule_names() -> list[str]:
     """Every registered primitive rule, ``ring`` first."""
     return sorted(RULES, key=lambda name: (name != "ring", name))
 
 
-def apply_rule(name: str, term: Any, assumptions: Sequence[Any]) -> Any:
-    """R(term): the rule's rewrite, or for ``ring`` the kernel's normal form."""
+def apply_rule(
+    name: str, term: Any, assumptions: Sequence[Any], context: Context | None = None
+) -> Any:
+    """R(term): the rule's rewrite, or for ``ring`` the kernel's normal form.
+
+    ``context``: ``Context.of(assumptions)``, when the caller has made it already (one
+    case's rules all read the same one).
+    """
     if name == "ring":
         if isinstance(term, Boolean):
             return rebuild(term)
         return normal_form(term)
-    result, _ = RULES[name].apply(term, Context.of(assumptions))
+    result, _ = RULES[name].apply(term, context or Context.of(assumptions))
     return result
 
 
 @dataclass
 class RuleCount:
-    """Per rule: applications, rewrites (the term changed), verdicts, crashes."""
+    """Per rule: applications, rewrites (the term changed), verdicts, crashes.
+
+    ``fired``: the rewrites the rule itself made, whose result is not merely the term
+    evaluated (a term drawn unevaluated, ``Eq(x**2, 4, evaluate=False)``, changes under
+    any rule, as the kernel evaluates what it reads).
+    """
 
     applications: int = 0
     rewrites: int = 0
+    fired: int = 0
     agreed: int = 0
     undecided: int = 0
     differed: int = 0
@@ -110,6 +144,11 @@ class RuleCount:
     refused: int = 0
     unread: int = 0
     kernel_refused: int = 0
+
+    def add(self, other: RuleCount) -> None:
+        """Add another count of the same rule to this one."""
+        for f in dataclasses.fields(self):
+            setattr(self, f.name, getattr(self, f.name) + getattr(other, f.name))
 
 
 @dataclass
@@ -123,14 +162,25 @@ class Stats:
     no_world: int = 0
     rules: dict[str, RuleCount] = field(default_factory=dict)
     seconds: float = 0.0
-    partials: list[Disagreement] = field(default_factory=list)
-    #: rewrites the kernel accepted and the checker refused (the first few kept)
-    refusals: list[tuple[str, Case, Any]] = field(default_factory=list)
+    #: rewrites that change only whether a term is defined, shown (the first few kept)
+    partials: list[str] = field(default_factory=list)
+    #: rewrites the kernel accepted and the checker refused, shown as (rule, case,
+    #: rewritten) (the first few kept)
+    refusals: list[tuple[str, str, str]] = field(default_factory=list)
     third_party: bool = False
 
     def count(self, name: str) -> RuleCount:
         """The counts of one rule."""
         return self.rules.setdefault(name, RuleCount())
+
+    def merge(self, other: Stats) -> None:
+        """Add another campaign's (or case's) counts and examples to these (seconds apart)."""
+        for name in ("cases", "timeouts", "undrawn", "worlds", "no_world"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        for name, count in other.rules.items():
+            self.count(name).add(count)
+        self.partials = (self.partials + other.partials)[:PARTIALS_KEPT]
+        self.refusals = (self.refusals + other.refusals)[:PARTIALS_KEPT]
 
     @property
     def applications(self) -> int:
@@ -139,7 +189,8 @@ class Stats:
 
     def table(self) -> str:
         """A plain-text table: one line per rule, then the totals and the rate."""
-        head = f"{'rule':26} {'applied':>9} {'rewrote':>8} {'agreed':>8} {'undecided':>9}"
+        head = f"{'rule':26} {'applied':>9} {'rewrote':>8} {'fired':>8} {'agreed':>8}"
+        head += f" {'undecided':>9}"
         head += f" {'DIFFERED':>8} {'partial':>7} {'crashed':>7}"
         if self.third_party:
             head += f" {'checked':>8} {'REFUSED':>7} {'unread':>7} {'k-refused':>9}"
@@ -147,7 +198,8 @@ class Stats:
         for name in rule_names():
             x = self.count(name)
             line = (
-                f"{name:26} {x.applications:9d} {x.rewrites:8d} {x.agreed:8d} {x.undecided:9d}"
+                f"{name:26} {x.applications:9d} {x.rewrites:8d} {x.fired:8d} {x.agreed:8d}"
+                f" {x.undecided:9d}"
                 f" {x.differed:8d} {x.partial:7d} {x.crashed:7d}"
             )
             if self.third_party:
@@ -198,19 +250,31 @@ def check_case(
     stats: Stats,
     rules: Iterable[str] | None = None,
 ) -> Disagreement | None:
-    """Apply every rule to the case's term and compare meanings in each world."""
+    """Apply every rule to the case's term and compare meanings in each world.
+
+    The term's meaning in each world is evaluated once, and the case's context made
+    once, for all the rules.
+    """
     cache: dict[int, Meaning] = {}
+    try:
+        context: Context | None = Context.of(case.assumptions)
+    except Exception:  # each rule but ring, which reads no context, crashes on it
+        context = None
     for name in rules if rules is not None else rule_names():
         count = stats.count(name)
         count.applications += 1
         try:
-            rewritten = apply_rule(name, case.term, case.assumptions)
+            if context is None and name != "ring":
+                raise InvalidArgument("the case's context is not one")
+            rewritten = apply_rule(name, case.term, case.assumptions, context)
         except Exception:
             count.crashed += 1
             continue
         if rewritten == case.term:
             continue
         count.rewrites += 1
+        if _fired(rewritten, case.term):
+            count.fired += 1
         for n, world in enumerate(worlds):
             if n not in cache:
                 cache[n] = meaning(case.term, world)
@@ -222,14 +286,24 @@ def check_case(
                 count.undecided += 1
             elif verdict == "partial":
                 count.partial += 1
-                stats.partials.append(Disagreement(name, case, rewritten, world, cache[n], after))
-                del stats.partials[PARTIALS_KEPT:]
+                if len(stats.partials) < PARTIALS_KEPT:
+                    shown = Disagreement(name, case, rewritten, world, cache[n], after)
+                    stats.partials.append(str(shown))
             else:
                 count.differed += 1
                 return Disagreement(name, case, rewritten, world, cache[n], after)
         if stats.third_party:
             _third_party(name, case, rewritten, stats, count)
     return None
+
+
+def _fired(rewritten: Any, term: Any) -> bool:
+    """Whether ``rewritten`` is more than ``term`` evaluated (the kernel's rebuild of it)."""
+    try:
+        with evaluate(True):
+            return bool(rewritten != rebuild(term))
+    except Exception:  # a term that does not rebuild: the rule's result is its own
+        return True
 
 
 def _third_party(name: str, case: Case, rewritten: Any, stats: Stats, count: RuleCount) -> None:
@@ -249,7 +323,7 @@ def _third_party(name: str, case: Case, rewritten: Any, stats: Stats, count: Rul
     else:
         count.refused += 1
         if len(stats.refusals) < PARTIALS_KEPT:
-            stats.refusals.append((name, case, rewritten))
+            stats.refusals.append((name, str(case), str(rewritten)))
 
 
 def _worlds(case: Case, ch: Chooser, stats: Stats) -> list[World]:
@@ -367,6 +441,106 @@ def shrink(
 # ------------------------------------------------------------------- campaigns
 
 
+def plan(number: int, aimed: int) -> tuple[str | None, bool]:
+    """Case ``number``'s aim (None for a drawn case) and whether it draws a proposition.
+
+    After each drawn case come ``aimed`` aimed cases, the rules in turn; every fourth
+    drawn case is a proposition.
+    """
+    turn = number % (aimed + 1)
+    aim = (
+        None
+        if turn == 0
+        else AIM_ORDER[(number // (aimed + 1) * aimed + turn - 1) % len(AIM_ORDER)]
+    )
+    return aim, aim is None and number // (aimed + 1) % 4 == 3
+
+
+@dataclass(frozen=True)
+class Reported:
+    """A disagreement a worker process found and the parent did not find again (its text)."""
+
+    rule: str
+    text: str
+
+    def __str__(self) -> str:
+        return self.text
+
+
+@dataclass
+class CaseOutcome:
+    """One numbered case of a campaign: its counts, its choices, its disagreement if any.
+
+    ``result`` is the Disagreement itself in the process that ran the case; from a worker
+    process (whose kernel terms do not pickle) only its rule and text come back.
+    """
+
+    number: int
+    stats: Stats
+    choices: list[int]
+    result: Disagreement | None = None
+    rule: str | None = None
+    text: str | None = None
+
+
+def run_case(seed: int, number: int, aimed: int, checker: bool) -> CaseOutcome:
+    """Case ``number`` of the campaign of ``seed``: drawn from its own seeded chooser.
+
+    A case depends only on (seed, number, aimed, checker), not on the cases before it,
+    so any process may run any case and the counts of a campaign are the same however
+    its cases are shared out (:func:`run` with ``jobs``).
+    """
+    stats = Stats(third_party=checker)
+    recorder = _Recorder(RandomChooser(seed * 1_000_003 + number))
+    aim, propositions = plan(number, aimed)
+    result = None
+    try:
+        with _time_limit(CASE_SECONDS):
+            result = one_case(recorder, stats, None, propositions, aim)
+    except (RecursionError, CaseTimeout):
+        stats.timeouts += 1
+    except InvalidArgument:  # an aimed case whose redex could not be drawn
+        stats.undrawn += 1
+    if checker:
+        _bound_memos()
+    rule, text = (result.rule, str(result)) if result is not None else (None, None)
+    return CaseOutcome(number, stats, recorder.choices, result, rule, text)
+
+
+def _run_chunk(seed: int, first: int, size: int, aimed: int, checker: bool) -> list[CaseOutcome]:
+    """Cases first..first+size-1, for a worker process: disagreements as rule and text."""
+    outcomes = [run_case(seed, number, aimed, checker) for number in range(first, first + size)]
+    for outcome in outcomes:
+        outcome.result = None
+    return outcomes
+
+
+def _outcomes(
+    seed: int, aimed: int, checker: bool, jobs: int
+) -> Generator[CaseOutcome, None, None]:
+    """Every case of the campaign, in order of number: here, or shared among ``jobs`` workers.
+
+    Workers take chunks of consecutive cases (one drawn case and its aimed ones each),
+    a few chunks ahead of the ones read; the pool is ended when the reader stops.
+    """
+    if jobs <= 1:
+        number = 0
+        while True:
+            yield run_case(seed, number, aimed, checker)
+            number += 1
+    methods = multiprocessing.get_all_start_methods()
+    mp = multiprocessing.get_context("fork" if "fork" in methods else None)
+    size = aimed + 1
+    with mp.Pool(jobs) as pool:
+        pending: collections.deque[Any] = collections.deque()
+        first = 0
+        while True:
+            while len(pending) < 2 * jobs:
+                pending.append(pool.apply_async(_run_chunk, (seed, first, size, aimed, checker)))
+                first += size
+            yield from pending.popleft().get()
+
+
 def run(
     applications: int,
     seed: int = 0,
@@ -375,7 +549,8 @@ def run(
     stop_at_first: bool = True,
     aimed: int = 0,
     checker: bool = False,
-) -> tuple[Stats, list[tuple[list[int], Disagreement]]]:
+    jobs: int = 1,
+) -> tuple[Stats, list[tuple[list[int], Disagreement | Reported]]]:
     """A campaign of at least ``applications`` rule applications (or ``seconds``).
 
     Every fourth drawn case is a proposition (for the rules on equations). After each
@@ -385,44 +560,46 @@ def run(
     disagreement of each rule, shrunk, with its choice sequence (the counts go on after
     a disagreement unless ``stop_at_first``). ``checker``: every rewrite is also audited
     by the kernel as a one-step derivation and its certificate checked by the independent
-    checker (:mod:`.third_party`).
+    checker (:mod:`.third_party`). ``jobs``: the cases run in that many worker processes
+    and are counted in order of number, so that the counts (not the seconds) are those
+    of one process.
     """
     stats = Stats(third_party=checker)
-    found: list[tuple[list[int], Disagreement]] = []
+    found: list[tuple[list[int], Disagreement | Reported]] = []
     start = time.perf_counter()
-    number = 0
-    while stats.applications < applications:
-        if seconds is not None and time.perf_counter() - start > seconds:
-            break
-        recorder = _Recorder(RandomChooser(seed * 1_000_003 + number))
-        turn = number % (aimed + 1)
-        aim = (
-            None
-            if turn == 0
-            else AIM_ORDER[(number // (aimed + 1) * aimed + turn - 1) % len(AIM_ORDER)]
-        )
-        propositions = aim is None and number // (aimed + 1) % 4 == 3
-        number += 1
-        try:
-            with _time_limit(CASE_SECONDS):
-                result = one_case(recorder, stats, None, propositions, aim)
-        except (RecursionError, CaseTimeout):
-            stats.timeouts += 1
-            continue
-        except InvalidArgument:  # an aimed case whose redex could not be drawn
-            stats.undrawn += 1
-            continue
-        if result is not None:
-            if result.rule not in {d.rule for _, d in found}:  # shrink the first of each rule
-                choices, small = shrink(recorder.choices, result.rule, propositions, aim=aim)
-                found.append((choices, small or result))
-            if stop_at_first:
+    cases = _outcomes(seed, aimed, checker, jobs)
+    try:
+        while stats.applications < applications:
+            if seconds is not None and time.perf_counter() - start > seconds:
                 break
-        if progress is not None:  # after every case: a progress bar throttles itself
-            stats.seconds = time.perf_counter() - start
-            progress(stats)
+            outcome = next(cases)
+            stats.merge(outcome.stats)
+            if outcome.rule is not None:
+                if outcome.rule not in {d.rule for _, d in found}:  # shrink the first of each
+                    found.append(_shrunk(outcome, seed, aimed, checker))
+                if stop_at_first:
+                    break
+            if progress is not None and not (outcome.stats.timeouts or outcome.stats.undrawn):
+                stats.seconds = time.perf_counter() - start  # a progress bar throttles itself
+                progress(stats)
+    finally:
+        cases.close()
     stats.seconds = time.perf_counter() - start
     return stats, found
+
+
+def _shrunk(
+    outcome: CaseOutcome, seed: int, aimed: int, checker: bool
+) -> tuple[list[int], Disagreement | Reported]:
+    """The outcome's disagreement shrunk (found again here if a worker found it)."""
+    aim, propositions = plan(outcome.number, aimed)
+    result: Disagreement | Reported | None = outcome.result
+    if result is None:
+        result = run_case(seed, outcome.number, aimed, checker).result
+    if result is None:
+        result = Reported(outcome.rule or "", outcome.text or "")
+    choices, small = shrink(outcome.choices, result.rule, propositions, aim=aim)
+    return choices, small or result
 
 
 # ------------------------------------------------------------------ derivations

@@ -65,6 +65,8 @@ from scaledattn.numeric.worlds import Chooser, pick
 
 __all__ = [
     "Case",
+    "Draw",
+    "clash",
     "draw_aimed",
     "draw_case",
     "draw_context",
@@ -142,7 +144,7 @@ def draw_context(ch: Chooser) -> tuple[Assumption, ...]:
             made = options[ch.integer(0, len(options) - 1)]()
         except InvalidArgument:  # a fact the kernel refuses (a bound index in its value)
             continue
-        if made not in found and not _clash(made, found):
+        if made not in found and not clash(made, found):
             found.append(made)
     return tuple(found)
 
@@ -154,7 +156,7 @@ def draw_fact(ch: Chooser) -> Assumption:
     a limit in λ); the value is a number, a constant, a free index of the left side or a
     delta of indices (which may name a bound one: then the constructor refuses it).
     """
-    d = _Draw(ch, 8)
+    d = Draw(ch, 8)
     body = d.random([], 2)
     choice = ch.integer(0, 4)
     if choice == 1:
@@ -194,7 +196,7 @@ def draw_aimed(ch: Chooser, context: tuple[Assumption, ...]) -> tuple[tuple[Assu
     (split_diagonal), the variance of a multiple (variance_const_mul); each piece with a
     small drawn term in it. The context gains the facts a piece needs.
     """
-    d = _Draw(ch, 12)
+    d = Draw(ch, 12)
     aims = list(range(AIMS))
     chosen = [aims.pop(ch.integer(0, len(aims) - 1)) for _ in range(AIMED_PIECES)]
     more: list[Assumption] = []
@@ -203,7 +205,7 @@ def draw_aimed(ch: Chooser, context: tuple[Assumption, ...]) -> tuple[tuple[Assu
 
 
 def _piece(
-    ch: Chooser, d: _Draw, aim: int, context: tuple[Assumption, ...], more: list[Assumption]
+    ch: Chooser, d: Draw, aim: int, context: tuple[Assumption, ...], more: list[Assumption]
 ) -> Any:
     """One piece of an aimed term (``aim`` picks the rule), its facts added to ``more``."""
     extra = d.term([], 1)
@@ -240,7 +242,7 @@ def _piece(
     return Var(pick(ch, (sympy.Integer(2), a, sigma)) * d.random([], 1)) * extra
 
 
-def _clash(new: Assumption, found: list[Assumption]) -> bool:
+def clash(new: Assumption, found: list[Assumption]) -> bool:
     """Two definitions of the same vector, or two values for one moment."""
     name = getattr(new, "name", None)
     if name is not None and any(getattr(f, "name", None) == name for f in found):
@@ -250,11 +252,18 @@ def _clash(new: Assumption, found: list[Assumption]) -> bool:
     return False
 
 
-class _Draw:
+class Draw:
+    """The term generator: indices, bounds, leaves, terms and random terms from a Chooser.
+
+    ``budget`` bounds the number of compound nodes one draw makes (a node past it is a
+    leaf); ``bound`` is the list of indices the enclosing binders bind, innermost last.
+    """
+
     def __init__(self, ch: Chooser, budget: int) -> None:
         self.ch, self.budget = ch, budget
 
     def index(self, bound: list[Symbol]) -> Any:
+        """An index: a bound one (the innermost likelier), a number 1..3, or a free one."""
         if bound and _maybe(self.ch, 2):
             return pick(self.ch, bound[::-1])
         if _maybe(self.ch, 1, 6):
@@ -262,6 +271,7 @@ class _Draw:
         return pick(self.ch, INDICES)
 
     def upper(self, bound: list[Symbol]) -> Any:
+        """A sum's upper bound: n, N, an enclosing index or a number 1..3."""
         choice = self.ch.integer(0, 5)
         if choice == 4 and bound:
             return pick(self.ch, bound)  # a bound that is an enclosing index
@@ -270,11 +280,13 @@ class _Draw:
         return N if choice == 3 else n
 
     def name(self, bound: list[Symbol]) -> Symbol:
+        """A binder's index name: often one already bound (shadowing)."""
         if bound and _maybe(self.ch, 1):
             return pick(self.ch, bound)  # shadowing
         return pick(self.ch, INDICES)
 
     def leaf(self, bound: list[Symbol]) -> Any:
+        """A number, a constant, an index, an entry, a delta, a softmax weight or n."""
         choice = self.ch.integer(0, 11)
         if choice == 0:
             return sympy.Integer(self.ch.integer(-1, 2))
@@ -348,6 +360,7 @@ class _Draw:
         return self.term(bound, depth - 1) - self.term(bound, depth - 1)
 
     def random(self, bound: list[Symbol], depth: int) -> Any:
+        """A random term: X, Y, qᵢ, kᵢ, q·k, and sums, products, squares and sums over them."""
         self.budget -= 1
         choice = self.ch.integer(0, 9) if depth > 0 and self.budget > 0 else self.ch.integer(0, 3)
         if choice == 0:
@@ -372,6 +385,7 @@ class _Draw:
         return self.random(bound, depth - 1) ** 2
 
     def moment(self, bound: list[Symbol], depth: int) -> Any:
+        """E, Var, Cov or Std of random terms."""
         choice = self.ch.integer(0, 3)
         if choice == 0:
             return E(self.random(bound, depth))
@@ -384,7 +398,7 @@ class _Draw:
 
 def draw_term(ch: Chooser, depth: int = 4, budget: int = 14) -> Any:
     """A random term (an expression, possibly with sums, limits, derivatives, moments)."""
-    d = _Draw(ch, budget)
+    d = Draw(ch, budget)
     if _maybe(d.ch, 1, 4):
         return d.moment([], depth - 1)
     return d.term([], depth)
@@ -393,7 +407,7 @@ def draw_term(ch: Chooser, depth: int = 4, budget: int = 14) -> Any:
 def draw_proposition(ch: Chooser) -> Any:
     """An equation, or a disjunction of two, shaped for the rules on propositions."""
     choice = ch.integer(0, 5)
-    d = _Draw(ch, 8)
+    d = Draw(ch, 8)
     x = pick(ch, (sigma, c, a))
     if choice == 0:
         return Eq(d.term([], 2) / x**2, d.term([], 2), evaluate=False)

@@ -27,12 +27,12 @@ from scaledattn.errors import InvalidArgument
 from scaledattn.fuzz.generate import (
     INDICES,
     Case,
+    Draw,
     X,
     Y,
-    _clash,
-    _Draw,
     a,
     c,
+    clash,
     draw_context,
     i,
     j,
@@ -68,22 +68,22 @@ __all__ = ["AIMED", "draw_aimed_case"]
 Redex = tuple[Any, tuple[Assumption, ...]]
 
 
-def _random(d: _Draw) -> Any:
+def _random(d: Draw) -> Any:
     return d.random([], 2)
 
 
-def _body(d: _Draw, bound: list[Any]) -> Any:
+def _body(d: Draw, bound: list[Any]) -> Any:
     return d.term(bound, 2)
 
 
-def _expectation_linear(d: _Draw) -> Redex:
+def _expectation_linear(d: Draw) -> Redex:
     if d.ch.integer(0, 1):
         return E(d.leaf([]) * _random(d) + _random(d) + d.leaf([])), ()
     name = d.name([])
     return E(IndexSum(d.random([name], 1), name, d.upper([]))), ()
 
 
-def _expectation_mul_of_indep(d: _Draw) -> Redex:
+def _expectation_mul_of_indep(d: Draw) -> Redex:
     choice = d.ch.integer(0, 2)
     if choice == 0:
         return E(X ** d.ch.integer(1, 2) * Y ** d.ch.integer(1, 2)), (Independent(X, Y),)
@@ -94,7 +94,7 @@ def _expectation_mul_of_indep(d: _Draw) -> Redex:
     return E(q[ii] * k[jj] * q[jj]), (IndependentPairs(q, k),)
 
 
-def _substitute_moment(d: _Draw) -> Redex:
+def _substitute_moment(d: Draw) -> Redex:
     choice = d.ch.integer(0, 3)
     if choice == 0:
         return E(X), (Mean(X, a),)
@@ -107,7 +107,7 @@ def _substitute_moment(d: _Draw) -> Redex:
     return IndexSum(E(q[name]) * d.leaf([name]), name, d.upper([])), (Moment(E(q[i]), i),)
 
 
-def _sum_mul_sum(d: _Draw) -> Redex:
+def _sum_mul_sum(d: Draw) -> Redex:
     ii = d.name([])
     left = IndexSum(_body(d, [ii]), ii, d.upper([]))
     if d.ch.integer(0, 1):
@@ -116,14 +116,14 @@ def _sum_mul_sum(d: _Draw) -> Redex:
     return left * IndexSum(_body(d, [jj]), jj, d.upper([])), ()
 
 
-def _split_diagonal(d: _Draw) -> Redex:
+def _split_diagonal(d: Draw) -> Redex:
     ii = d.name([])
     jj = pick(d.ch, [x for x in INDICES if x != ii])
     upper = d.upper([])
     return IndexSum(IndexSum(_body(d, [ii, jj]), jj, upper), ii, upper), ()
 
 
-def _count_terms(d: _Draw) -> Redex:
+def _count_terms(d: Draw) -> Redex:
     ii = d.name([])
     if d.ch.integer(0, 1):
         return IndexSum(d.leaf([]), ii, d.upper([])), ()
@@ -131,35 +131,35 @@ def _count_terms(d: _Draw) -> Redex:
     return CrossSum(d.leaf([]), ii, jj, d.upper([])), ()
 
 
-def _sum_unroll(d: _Draw) -> Redex:
+def _sum_unroll(d: Draw) -> Redex:
     ii = d.name([])
     return IndexSum(_body(d, [ii]), ii, sympy.Integer(d.ch.integer(1, 3))), ()
 
 
-def _sum_linear(d: _Draw) -> Redex:
+def _sum_linear(d: Draw) -> Redex:
     ii = d.name([])
     body = d.leaf([]) * _body(d, [ii]) + _body(d, [ii])
     return IndexSum(body, ii, d.upper([])), ()
 
 
-def _sqrt_mul(d: _Draw) -> Redex:
+def _sqrt_mul(d: Draw) -> Redex:
     # c is real and declared positive: SymPy splits √(xy) itself when it knows x > 0
     # (σ, n, a² + 1), never for factors whose sign only the declared fact gives
     factor, other = pick(d.ch, ((c, c + 1), (c, c + 2), (c + 1, c + 2), (c, c**2 + 1 + c)))
     return sympy.sqrt(factor * other), (Positive(c),)
 
 
-def _clear_denominator(d: _Draw) -> Redex:
+def _clear_denominator(d: Draw) -> Redex:
     den = pick(d.ch, (c, sigma, c**2 + 1, n))
     return Eq(d.term([], 2) / den, d.term([], 2), evaluate=False), (Positive(c),)
 
 
-def _square_roots(d: _Draw) -> Redex:
+def _square_roots(d: Draw) -> Redex:
     x = pick(d.ch, (sigma, c, a))
     return Eq(x**2, d.term([], 2), evaluate=False), ()
 
 
-def _exclude_by_sign(d: _Draw) -> Redex:
+def _exclude_by_sign(d: Draw) -> Redex:
     x = pick(d.ch, (sigma, c))
     root = sympy.sqrt(pick(d.ch, (n, 2, a**2 + 1)))
     return Or(Eq(x, root, evaluate=False), Eq(x, -root, evaluate=False), evaluate=False), (
@@ -167,11 +167,11 @@ def _exclude_by_sign(d: _Draw) -> Redex:
     )
 
 
-def _softmax_def(d: _Draw) -> Redex:
+def _softmax_def(d: Draw) -> Redex:
     return p[d.index([])], ()
 
 
-def _entries_def(d: _Draw) -> Redex:
+def _entries_def(d: Draw) -> Redex:
     from scaledattn.definitions import Lead, OneHot, Shift
 
     choice = d.ch.integer(0, 2)
@@ -182,35 +182,35 @@ def _entries_def(d: _Draw) -> Redex:
     return y[d.index([])], (OneHot(y, t),)
 
 
-def _deriv(d: _Draw, body: Any) -> Redex:
+def _deriv(d: Draw, body: Any) -> Redex:
     return Deriv(body, s[d.index([])]), ()
 
 
-def _deriv_linear(d: _Draw) -> Redex:
+def _deriv_linear(d: Draw) -> Redex:
     return _deriv(d, d.leaf([]) * s[d.index([])] + _body(d, []))
 
 
-def _deriv_mul(d: _Draw) -> Redex:
+def _deriv_mul(d: Draw) -> Redex:
     return _deriv(d, s[d.index([])] * pick(d.ch, (s[d.index([])], p[d.index([])], _body(d, []))))
 
 
-def _deriv_chain(d: _Draw) -> Redex:
+def _deriv_chain(d: Draw) -> Redex:
     inner = pick(d.ch, (s[d.index([])], d.leaf([]) * s[d.index([])], _body(d, [])))
     return _deriv(d, pick(d.ch, (sympy.exp(inner), inner**2)))
 
 
-def _deriv_entry(d: _Draw) -> Redex:
+def _deriv_entry(d: Draw) -> Redex:
     return _deriv(d, s[d.index([])])
 
 
-def _sum_delta(d: _Draw) -> Redex:
+def _sum_delta(d: Draw) -> Redex:
     ii = d.name([])
     other = pick(d.ch, [x for x in (m, t, sympy.Integer(1)) if x != ii])
     body = KroneckerDelta(ii, other) * _body(d, [ii])
     return IndexSum(body, ii, d.upper([])), (IndexRange(m, n), IndexRange(t, n))
 
 
-def _delta_eq(d: _Draw) -> Redex:
+def _delta_eq(d: Draw) -> Redex:
     ii = pick(d.ch, INDICES)
     jj = pick(d.ch, [x for x in (*INDICES, sympy.Integer(1), sympy.Integer(2)) if x != ii])
     # both indices in the other factor: SymPy orders δ's arguments, and the rule
@@ -219,17 +219,17 @@ def _delta_eq(d: _Draw) -> Redex:
     return KroneckerDelta(ii, jj) * f * d.leaf([]), ()
 
 
-def _delta_distinct(d: _Draw) -> Redex:
+def _delta_distinct(d: Draw) -> Redex:
     pair = pick(d.ch, ((t, w), (w, t), (i, j)))
     return KroneckerDelta(*pair), (Distinct(*pair),)
 
 
-def _exp_of_delta(d: _Draw) -> Redex:
+def _exp_of_delta(d: Draw) -> Redex:
     delta = KroneckerDelta(d.index([]), d.index([]))
     return sympy.exp(pick(d.ch, (lam, d.leaf([]), 2 * lam)) * delta), ()
 
 
-def _limit_at_infinity(d: _Draw) -> Redex:
+def _limit_at_infinity(d: Draw) -> Redex:
     choice = d.ch.integer(0, 2)
     if choice == 0:
         return Lim(sympy.exp(lam) / (1 + sympy.exp(lam)), lam), ()
@@ -239,7 +239,7 @@ def _limit_at_infinity(d: _Draw) -> Redex:
 
 
 #: The redex of each rule (every registered rule but ``ring``, which every case has).
-AIMED: dict[str, Callable[[_Draw], Redex]] = {
+AIMED: dict[str, Callable[[Draw], Redex]] = {
     "variance_def": lambda d: (Var(_random(d)), ()),
     "covariance_def": lambda d: (Cov(_random(d), _random(d)), ()),
     "std_def": lambda d: (Std(_random(d)), ()),
@@ -277,7 +277,7 @@ TRIES = 20
 ON_PROPOSITIONS = frozenset({"clear_denominator", "square_roots", "exclude_by_sign"})
 
 
-def _around(d: _Draw, redex: Any) -> Any:
+def _around(d: Draw, redex: Any) -> Any:
     """The redex alone, or inside a drawn term (a sum, a product, a difference)."""
     choice = d.ch.integer(0, 3)
     if choice == 0:
@@ -292,7 +292,7 @@ def _around(d: _Draw, redex: Any) -> Any:
 def draw_aimed_case(ch: Chooser, rule: str) -> Case:
     """A drawn context with the facts ``rule`` reads, and a term holding its redex."""
     for _ in range(TRIES):  # a drawn part may make a term outside the language (1/0·…)
-        d = _Draw(ch, 10)
+        d = Draw(ch, 10)
         try:
             redex, facts = AIMED[rule](d)
             break
@@ -302,7 +302,7 @@ def draw_aimed_case(ch: Chooser, rule: str) -> Case:
         raise InvalidArgument(f"no redex of {rule} drawn in {TRIES} tries")
     found = list(draw_context(ch))
     for fact in facts:
-        found = [f for f in found if not _clash(fact, [f])]
+        found = [f for f in found if not clash(fact, [f])]
         if fact not in found:
             found.append(fact)
     term = redex if rule in ON_PROPOSITIONS else _around(d, redex)

@@ -12,14 +12,16 @@ from __future__ import annotations
 from scaledattn.gate.models import (
     NO_MODEL,
     confirmed_counterexample,
+    context_model,
     context_withheld,
+    counterexample_world,
     describe,
     model_found,
     model_line,
     model_of,
     withheld,
 )
-from scaledattn.gate.steps import check_steps, step_alarm
+from scaledattn.gate.steps import check_steps, kept_alarm, step_alarm, theorem_gate
 from scaledattn.render.text import install_withheld
 
 # The renderers lie below the gate: they call the check the gate installs here (the
@@ -30,11 +32,15 @@ __all__ = [
     "NO_MODEL",
     "check_steps",
     "confirmed_counterexample",
+    "context_model",
     "context_withheld",
+    "counterexample_world",
     "describe",
     "model_found",
     "model_line",
     "model_of",
+    "kept_alarm",
     "step_alarm",
+    "theorem_gate",
     "withheld",
 ]

@@ -45,7 +45,9 @@ __all__ = [
     "MODEL_TRIES",
     "NO_MODEL",
     "confirmed_counterexample",
+    "context_model",
     "context_withheld",
+    "counterexample_world",
     "describe",
     "model_found",
     "model_line",
@@ -221,7 +223,39 @@ def confirmed_counterexample(
     return agree(sympy.sympify(lhs), sympy.sympify(rhs), world) == "differ"
 
 
-_WITHHELD: dict[int, tuple[Any, str]] = {}
+def counterexample_world(
+    lhs: Any,
+    rhs: Any,
+    assumptions: Sequence[Assumption],
+    *,
+    defined: Mapping[str, Any] | None = None,
+    fixed: Mapping[Symbol, Fraction] | None = None,
+    seed: int = 0,
+    tries: int = MODEL_TRIES // 2,
+) -> World | None:
+    """A world of the search in which both sides differ and every assumption holds, or None.
+
+    Each draw is checked by :func:`confirmed_counterexample` (the semantics on every
+    assumption, independence included, then on the two sides). ``fixed`` values some
+    symbols must take (a trial value at which a closed form separates the sides).
+    """
+    chooser, fixed = RandomChooser(seed), dict(fixed or {})
+    for _ in range(tries):
+        try:
+            world, why = draw_world(
+                [lhs, rhs], tuple(assumptions), chooser, defined=defined, fixed=fixed, shrink=True
+            )
+        except (TypeError, ValueError, ArithmeticError, RecursionError):
+            return None
+        kept = world is not None and all(world.values.get(s) == v for s, v in fixed.items())
+        if kept and confirmed_counterexample(lhs, rhs, world, assumptions):
+            return world
+        if why == TOO_LARGE:
+            return None
+    return None
+
+
+_WITHHELD: dict[int, tuple[Any, str, str]] = {}
 
 
 def withheld(audit: Any) -> str:
@@ -239,11 +273,32 @@ def withheld(audit: Any) -> str:
 
 def context_withheld(d: Any) -> str:
     """:func:`withheld` for a derivation the kernel accepted (a Theorem's, say)."""
-    if not d.assumptions:
-        return ""
+    return context_model(d)[1]
+
+
+def known_model(d: Any) -> tuple[str, str] | None:
+    """:func:`context_model`'s answer for ``d`` if it was found in this process, else None."""
     cached = _WITHHELD.get(id(d))
-    if cached is not None and cached[0] is d:
-        return cached[1]
+    return (cached[1], cached[2]) if cached is not None and cached[0] is d else None
+
+
+def remember_model(d: Any, line: str, reason: str) -> None:
+    """Keep ``(line, reason)`` as :func:`context_model`'s answer for ``d`` (a model found)."""
+    _WITHHELD[id(d)] = (d, line, reason)
+
+
+def context_model(d: Any) -> tuple[str, str]:
+    """(the model line, why the verdict is withheld) of a derivation the kernel accepted.
+
+    ("", "") when it has no assumptions (nothing to model); (``a model of the
+    assumptions: …``, "") when the search finds one; ("", :data:`NO_MODEL`) when it
+    finds none. Kept by identity, so each derivation is searched once per process.
+    """
+    if not d.assumptions:
+        return "", ""
+    known = known_model(d)
+    if known is not None:
+        return known
     statement = d.statement
     terms = [
         t
@@ -251,9 +306,10 @@ def context_withheld(d: Any) -> str:
         if isinstance(t, sympy.Expr)
     ]
     try:
-        world = model_of(terms, d.assumptions)
+        world, alone = model_found(terms, d.assumptions)
     except Exception:  # a context the drawer cannot read: no model found
-        world = None
+        world, alone = None, False
+    line = "" if world is None else model_line(world, d.assumptions, alone)
     reason = "" if world is not None else NO_MODEL
-    _WITHHELD[id(d)] = (d, reason)
-    return reason
+    _WITHHELD[id(d)] = (d, line, reason)
+    return line, reason

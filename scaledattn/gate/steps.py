@@ -5,13 +5,19 @@ derivation (the user's, the calculator's, the verifier's, a cited theorem's inst
 a few models of its context drawn by :func:`~scaledattn.numeric.worlds.draw_world` and
 checked by the semantics: one with every choice at its low end (dimension 1, index 1, an
 integer symbol at the lowest value its facts allow, a positive constant at 1/2, a coin),
-one with every choice nearest 0 (an integer symbol at 0 where its facts allow), one at
+one with every choice nearest 0 (an integer symbol at 0 where its facts allow; not drawn
+when no choice could go below 0, since it would be the low edge's), one at
 the high end (the last index, the largest value tried, a point mass), and a random one.
 A step whose two sides have different values in such a model is false there, whatever
 the kernel said: :class:`~scaledattn.errors.SoundnessAlarm` names the step, its rule and
 the model, and the verdict is withheld (exit 70, "please report"). The semantics shares
 no code with the rules, so a hole in a rule does not hide behind the same mistake in its
 judge.
+
+A step by an axiom (``axiom(...)``, a rule taken on trust, the verdict "verified modulo
+an axiom") or by a cited theorem resting on one is not an alarm when false in a model:
+the kernel never checked it, so it is no hole in the kernel (``check``'s numeric
+witnesses say DIFFER for it, exit 1).
 
 A chain naming a numeric dimension above 6 (q·k of dimension 64) is not evaluated: its
 law has too many outcomes to enumerate. A side the semantics cannot evaluate in a model
@@ -41,13 +47,14 @@ from typing import Any
 from sympy.logic.boolalg import Boolean
 
 from scaledattn.errors import SoundnessAlarm
-from scaledattn.gate.models import describe, too_large
-from scaledattn.kernel import Derivation
-from scaledattn.numeric.semantics import World, compare, meaning, value
+from scaledattn.gate import models
+from scaledattn.gate.models import describe, model_line, too_large
+from scaledattn.kernel import Axiom, Derivation
+from scaledattn.numeric.semantics import World, compare, meanings, value
 from scaledattn.numeric.semantics import show as show_number
-from scaledattn.numeric.worlds import TOO_LARGE, Chooser, draw_world
+from scaledattn.numeric.worlds import TOO_LARGE, draw_world
 
-__all__ = ["STEP_WORLDS", "EdgeChooser", "check_steps", "step_alarm"]
+__all__ = ["STEP_WORLDS", "EdgeChooser", "check_steps", "kept_alarm", "step_alarm", "theorem_gate"]
 
 #: Models each derivation's steps are evaluated in (distinct ones): the low edge, the values
 #: nearest 0, the high edge, then random ones.
@@ -62,9 +69,12 @@ class EdgeChooser:
 
     edge: str
     rng: random.Random
+    #: Whether a choice had a negative low end (else "zero" chooses exactly as "low").
+    negative: bool = False
 
     def integer(self, lo: int, hi: int) -> int:
         """lo, the value of lo..hi nearest 0, hi, or a random integer in lo..hi."""
+        self.negative = self.negative or lo < 0
         if self.edge == "low":
             return lo
         if self.edge == "zero":
@@ -76,12 +86,14 @@ class EdgeChooser:
 
 def _worlds(terms: Sequence[Any], derivation: Derivation, seed: int) -> list[World]:
     rng = random.Random(seed)
-    choosers: list[Chooser] = [EdgeChooser(e, rng) for e in ("low", "zero", "high")]
+    choosers = [EdgeChooser(e, rng) for e in ("low", "zero", "high")]
     found: list[World] = []
     draws = 0
     while len(found) < STEP_WORLDS and draws < MAX_DRAWS:
         chooser = choosers[draws] if draws < len(choosers) else EdgeChooser("random", rng)
         draws += 1
+        if chooser.edge == "zero" and not choosers[0].negative:
+            continue  # every low end was ≥ 0: the same draw as the low edge's
         try:
             world, why = draw_world(terms, derivation.assumptions, chooser, shrink=True)
         except (TypeError, ValueError, ArithmeticError, RecursionError):
@@ -103,23 +115,64 @@ def _rule_name(rule: Any) -> str:
 
 def step_alarm(derivation: Derivation, *, seed: int = 0) -> str:
     """'' when every step agrees on the models drawn; else the alarm's text (step, model)."""
+    alarm, worlds = _judged(derivation, seed)
+    _LAST_WORLDS.clear()  # only the last one's, for theorem_gate right after
+    _LAST_WORLDS[id(derivation)] = (derivation, worlds)
+    return alarm
+
+
+def _judged(derivation: Derivation, seed: int) -> tuple[str, list[World]]:
+    """(:func:`step_alarm`'s text, the models of the context the steps were evaluated in)."""
     chain = _chain(derivation)
     terms = [t for t in chain if not isinstance(t, Boolean)]
     if len(chain) < 2 or too_large(terms):  # no law small enough to enumerate: not judged
-        return ""
-    for world in _worlds(terms, derivation, seed):
-        meanings = [meaning(t, world) for t in chain]  # each term once per world
+        return "", []
+    worlds = _worlds(terms, derivation, seed)
+    for world in worlds:
+        found = meanings(chain, world)  # each term once per world, moments shared
         for n, (prev, claim) in enumerate(itertools.pairwise(chain), 1):
-            if compare(meanings[n - 1], meanings[n]) != "differ":
+            if compare(found[n - 1], found[n]) != "differ":
                 continue
+            if _on_trust(derivation.steps[n - 1].rule):
+                continue  # the author's axiom is false here, not the kernel: not an alarm
             rule = _rule_name(derivation.steps[n - 1].rule)
             return (
                 f"soundness alarm: step {n} of {derivation.name} (by {rule}) is false in a"
                 f" model of its assumptions: {describe(world)}; there {prev} is"
                 f" {_shown(prev, world)} and {claim} is {_shown(claim, world)}. The kernel"
                 " accepted it, so the verdict is withheld (please report it)"
-            )
-    return ""
+            ), worlds
+    return "", worlds
+
+
+def theorem_gate(derivation: Derivation) -> tuple[str, str, str]:
+    """(model line, why the verdict is withheld, step alarm) of a derivation the kernel accepted.
+
+    Both halves of the gate at once, as ``check`` asks them of each built-in theorem: the
+    models its steps are evaluated in are models of all its assumptions (each drawn
+    world is checked by the semantics), so the first is its model line; the model search
+    of :func:`~scaledattn.gate.models.context_model` runs only when none was drawn (a law
+    too large to enumerate, say). The results are kept as :func:`kept_alarm` and
+    :func:`~scaledattn.gate.models.context_model` keep theirs.
+    """
+    alarm = kept_alarm(derivation)  # (kept: no second evaluation in this process)
+    if not derivation.assumptions:
+        return "", "", alarm
+    known = models.known_model(derivation)
+    if known is not None:
+        return known[0], known[1], alarm
+    last = _LAST_WORLDS.pop(id(derivation), None)
+    if last is not None and last[0] is derivation and last[1]:
+        line = model_line(last[1][0], derivation.assumptions)
+        models.remember_model(derivation, line, "")
+        return line, "", alarm
+    line, reason = models.context_model(derivation)
+    return line, reason, alarm
+
+
+def _on_trust(rule: Any) -> bool:
+    """Whether a step's rule is an axiom, or a cited theorem resting on one (unchecked)."""
+    return isinstance(rule, Axiom) or bool(getattr(rule, "axioms", None))
 
 
 def _shown(term: Any, world: World) -> str:
@@ -131,19 +184,32 @@ def _shown(term: Any, world: World) -> str:
         return "random" if world.outcomes else "undefined"
 
 
+#: The models the last derivation judged was evaluated in (for :func:`theorem_gate`).
+_LAST_WORLDS: dict[int, tuple[Derivation, list[World]]] = {}
 #: Derivations whose steps passed (by identity, the derivation kept alive with its entry).
 _PASSED: dict[int, Derivation] = {}
 _PASSED_KEPT = 2048
 
 
-def check_steps(derivation: Derivation, *, seed: int = 0) -> None:
-    """None when every step agrees on the models drawn; else raise SoundnessAlarm."""
+def kept_alarm(derivation: Derivation, *, seed: int = 0) -> str:
+    """:func:`step_alarm`, a derivation whose steps passed kept by identity (checked once).
+
+    ``check``, ``check-proof`` and the test of the library's lemmas ask it of the same
+    built-in derivations: the first asks, the others read the answer.
+    """
     if _PASSED.get(id(derivation)) is derivation:
-        return
+        return ""
     alarm = step_alarm(derivation, seed=seed)
     if alarm:
-        raise SoundnessAlarm(alarm)
+        return alarm
     if len(_PASSED) >= _PASSED_KEPT:
         _PASSED.clear()
     _PASSED[id(derivation)] = derivation
-    return
+    return ""
+
+
+def check_steps(derivation: Derivation, *, seed: int = 0) -> None:
+    """None when every step agrees on the models drawn; else raise SoundnessAlarm."""
+    alarm = kept_alarm(derivation, seed=seed)
+    if alarm:
+        raise SoundnessAlarm(alarm)

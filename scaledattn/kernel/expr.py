@@ -160,25 +160,48 @@ def in_language(cls: type) -> bool:
 
 
 def _refused(x: sympy.Basic) -> str | None:
-    """Why ``x`` is not a term of the kernel, or None (docs/kernel.md)."""
+    """Why ``x`` is not a term of the kernel, or None (docs/kernel.md).
+
+    A walk of every node, each checked on its own: its class, a symbol's facts, its
+    arity. (The hot loop of term admission: every term constructor walks its arguments.
+    Each node is decided as by the plain test ``in_language(cls) or _plain_group(cls) or
+    _plain_function(cls)``, asked in that order; ``cls in _LANGUAGE`` is in_language's
+    own first test, asked inline. A node's arguments are read once, and pushed in
+    the same order, so the first refusal found, and its text, are the same.)
+    """
     stack: list[tuple[Any, bool]] = [(x, False)]
+    pop, extend = stack.pop, stack.extend
+    language, arity = _LANGUAGE, _ARITY
     while stack:
-        node, label_here = stack.pop()
+        node, label_here = pop()
         cls = type(node)
-        why = _symbol_refused(node, label_here) if isinstance(node, Symbol) else None
-        if why is not None:
-            return why
-        if not (in_language(cls) or _plain_group(cls) or _plain_function(cls)):
+        if isinstance(node, Symbol):
+            why = _symbol_refused(node, label_here)
+            if why is not None:
+                return why
+        if cls not in language and not (
+            in_language(cls) or _plain_group(cls) or _plain_function(cls)
+        ):
             if cls is sympy.Float:
                 return f"{node} is a float, and a float is not exact (write a Rational)"
             if _genuine(cls, lambda name: name.startswith("sympy.")):
                 return f"{cls.__name__} is not in the kernel's language (its sums are its own)"
             return f"{cls.__name__} is neither SymPy's nor the kernel's (its facts are on trust)"
-        if len(node.args) != _ARITY.get(cls, len(node.args)):  # Expr.__new__(Pow): no args
-            return f"{cls.__name__} with {len(node.args)} arguments"
-        labels = 2 if cls is DotProduct else 1 if cls is Component else 0  # q, k first
-        stack.extend((a, n < labels) for n, a in enumerate(node.args))
+        args = node.args
+        if len(args) != arity.get(cls, len(args)):  # Expr.__new__(Pow): no args
+            return f"{cls.__name__} with {len(args)} arguments"
+        if not args:
+            continue
+        if cls is DotProduct or cls is Component:  # their vectors' labels (q, k) first
+            labels = 2 if cls is DotProduct else 1
+            extend((a, n < labels) for n, a in enumerate(args))
+        else:
+            extend(zip(args, _UNLABELLED, strict=False))  # (repeat never ends)
     return None
+
+
+#: ``False`` for every argument of a node that has no vector labels among its arguments.
+_UNLABELLED = itertools.repeat(False)
 
 
 def _symbol_refused(node: Symbol, label_here: bool) -> str | None:

@@ -5,11 +5,12 @@
   their components ``q_i``, ``k'_2`` and in ``dot(q, k)``; ``assume: w random vector``
   declares another one;
 - ``i j l m t w u v``: indices (positive integers); a primed index ``i'`` is one too;
-- ``d_k``, ``n``, ``N``: dimensions (positive integers); ``d`` is read as ``d_k``, the
-  dimension of q and k (as d2l and the 2017 paper write it);
+- ``d_k``, ``d_model``, ``n``, ``N``: dimensions (positive integers); ``d`` is read as
+  ``d_k``, the dimension of q and k (as d2l and the 2017 paper write it);
 - ``sigma``, ``sigma_q``, ``sigma_k``: positive constants;
 - ``s_i``, ``r_i``, ``y_i``, ``g_i``: entries of real vectors of dimension n; ``p_i`` is
-  softmax(s)ᵢ;
+  softmax(s)ᵢ; inside a sum over a from 1 to N (whose index may be any letter), ``x_a``
+  is the a-th entry of a real vector x of dimension N, ``entry(x, a, N)``;
 - any other constant is real: a single letter (``a``, ``b_1``), a Greek letter's name
   (``rho``, ``lambda``, ``mu_q``) or a declared name; ``assume: c positive`` and the like
   change a name's kind. Any other word (``aX``, ``when``) is no name: the message says
@@ -60,7 +61,7 @@ RANDOM_VECTORS = frozenset("qk")
 #: One-letter names that are indices (positive integers) unless declared otherwise.
 INDEX_LETTERS = frozenset("ijlmtwuv")
 #: Names of dimensions (positive integers).
-DIMENSIONS = frozenset({"d_k", "n", "N"})
+DIMENSIONS = frozenset({"d_k", "d_model", "n", "N"})
 #: Other names of a dimension, and the name each is read as (stated where it is used).
 ALIASED = {"d": "d_k"}
 #: Names that are positive constants.
@@ -86,12 +87,17 @@ MEANINGS: tuple[tuple[str, str], ...] = (
     ("q_i, k_j, k'_2", "components of the random vectors q, k, k' (of dimension d_k)"),
     ("i, j, l, m, t, w, u, v", "indices (positive integers); i', i'' too"),
     (
-        "d_k, n, N",
+        "d_k, d_model, n, N",
         "dimensions (positive integers); d is read as d_k, the dimension of q and k, and so"
         " is n in a claim about q and k with no scores (n counts a softmax's scores)",
     ),
     ("sigma, sigma_q, sigma_k", "positive constants"),
     ("s_i, r_i, y_i, g_i", "entries of real vectors of dimension n; p_i = softmax(s)_i"),
+    (
+        "x_a in sum(…, a, 1, N)",
+        "the a-th entry of a real vector x of dimension N (entry(x, a, N)); a sum's index"
+        " may be any letter",
+    ),
     ("c, a, b_1, rho, mu, mu_q, mu_k", "real constants: a letter, or a Greek letter's name"),
 )
 

@@ -44,6 +44,7 @@ __all__ = [
     "normalise",
     "quote",
     "rewrite_tokens",
+    "unbracketed_equivalence",
 ]
 
 #: A token: (kind, canonical text, 1-based position); kind is 'number', 'name' or 'op'.
@@ -198,6 +199,14 @@ def _normalise(text: str, start: int, end: int, out: _Out, whole: str) -> None:
         if ch == "Σ" and text.startswith("_{", i + 1):
             i = _ranged_sum(text, i, i + 1, end, out, whole, latex=False)
             continue
+        if ch == "∂":
+            i = _derivative(text, i, end, out, whole)
+            continue
+        if text.startswith("lim_{", i) and not (
+            i > start and (text[i - 1].isalnum() or text[i - 1] in "_\\")
+        ):
+            i = _limit(text, i, i + 3, end, out, whole, latex=False)
+            continue
         if ch in GREEK:
             out.put(GREEK[ch], i + 1)
             i += 1
@@ -293,6 +302,8 @@ def _command(text: str, i: int, end: int, out: _Out, whole: str) -> int:
         return after
     if name in ("sum", "Sigma") and text.startswith("_{", after):
         return _ranged_sum(text, i, after, end, out, whole, latex=True)
+    if name == "lim" and text.startswith("_{", after):
+        return _limit(text, i, after, end, out, whole, latex=True)
     if name in LATEX_WORDS:
         word = LATEX_WORDS[name]
         out.put(_bar(out, _BARS[word]) if word in _BARS else word, i + 1)
@@ -318,6 +329,11 @@ def _command(text: str, i: int, end: int, out: _Out, whole: str) -> int:
         first_end = _closing(text, first, end, whole)
         second = _braced(text, first_end + 1, end, name, whole)
         second_end = _closing(text, second, end, whole)
+        partial = _PARTIAL.match(text, first + 1, first_end)
+        if partial is not None and _PARTIAL.match(text, second + 1, second_end):
+            return _latex_derivative(
+                text, i, (partial.end(), first_end), (second, second_end), end, out, whole
+            )
         out.put("((", i + 1)
         _normalise(text, first + 1, first_end, out, whole)
         out.put(")/(", first_end + 1)
@@ -362,6 +378,143 @@ def _ranged_sum(
         _normalise(text, lo, hi, out, whole)
         out.put(", " if n < 2 else ")", hi + 1)
     return body_end
+
+
+_PARTIAL = re.compile(r"\s*\\partial(?![A-Za-z])\s*")
+_LIMIT_RANGE = re.compile(
+    r"_\{\s*(?P<var>[^{}]*?)\s*(?:→|\\to(?![A-Za-z])|\\rightarrow(?![A-Za-z]))\s*"
+    r"(?:∞|\\infty(?![A-Za-z])|\+\s*\\infty(?![A-Za-z]))\s*\}"
+)
+
+
+def _name_end(text: str, at: int, end: int) -> int:
+    """The end of the name (with its subscripts, primes, braces) starting at ``at``."""
+    j = at
+    while j < end and (text[j].isalnum() or text[j] in _FACTOR_CHARS):
+        if text[j] == "_" and j + 1 < end and text[j + 1] == "{":
+            j = _matching(text, j + 1, end)
+            continue
+        j += 1
+    return j
+
+
+def _derivative(text: str, start: int, end: int, out: _Out, whole: str) -> int:
+    """``∂f/∂sₘ`` or ``∂/∂sₘ(BODY)``, written as ``deriv(f, s_m)``.
+
+    As the printers write it: after ``∂`` a factor (an entry or a weight), ``/∂`` and the
+    entry differentiated against; or ``∂/∂`` and the entry, then the parenthesised body.
+    """
+    refusal = InvalidArgument(
+        f"a derivative is written ∂pᵢ/∂sₘ, ∂/∂sₘ(BODY) or deriv(f, s_m), in {_quote(whole)}"
+    )
+    if text.startswith("/∂", start + 1):
+        var = start + 3
+        var_end = _name_end(text, var, end)
+        if var_end == var or var_end >= end or text[var_end] != "(":
+            raise refusal
+        body_end = _matching(text, var_end, end)
+        out.put("deriv(", start + 1)
+        _normalise(text, var_end, body_end, out, whole)
+        out.put(", ", body_end)
+        _normalise(text, var, var_end, out, whole)
+        out.put(")", body_end)
+        return body_end
+    body_end = _factor_end_text(text, start + 1, end)
+    if body_end == start + 1 or not text.startswith("/∂", body_end):
+        raise refusal
+    var = body_end + 2
+    var_end = _name_end(text, var, end)
+    if var_end == var:
+        raise refusal
+    out.put("deriv(", start + 1)
+    _normalise(text, start + 1, body_end, out, whole)
+    out.put(", ", body_end + 1)
+    _normalise(text, var, var_end, out, whole)
+    out.put(")", var_end)
+    return var_end
+
+
+def _latex_derivative(
+    text: str,
+    start: int,
+    numerator: tuple[int, int],
+    denominator: tuple[int, int],
+    end: int,
+    out: _Out,
+    whole: str,
+) -> int:
+    r"""``\frac{\partial f}{\partial s_{m}}``, or ``\frac{\partial}{\partial s_{m}}`` and its body.
+
+    The body of the second is ``\left(BODY\right)``, as the LaTeX printer writes it.
+    """
+    top, top_end = numerator
+    below, below_end = denominator
+    var = _PARTIAL.match(text, below + 1, below_end)
+    assert var is not None
+    if text[top:top_end].strip():
+        body, body_end, after = top, top_end, below_end + 1
+    else:
+        body, body_end, after = _latex_parenthesised(text, below_end + 1, end, whole)
+    out.put("deriv(", start + 1)
+    _normalise(text, body, body_end, out, whole)
+    out.put(", ", body_end + 1)
+    _normalise(text, var.end(), below_end, out, whole)
+    out.put(")", below_end + 1)
+    return after
+
+
+def _latex_parenthesised(text: str, at: int, end: int, whole: str) -> tuple[int, int, int]:
+    r"""(start, end) of what ``\left( … \right)`` or ``( … )`` at ``at`` holds, and the end."""
+    j = at
+    while j < end and text[j] == " ":
+        j += 1
+    if text.startswith("\\left(", j):
+        inner, depth, k = j + 6, 1, j + 6
+        while k < end:
+            if text.startswith("\\left", k):
+                depth += 1
+                k += 5
+            elif text.startswith("\\right", k):
+                depth -= 1
+                if depth == 0:
+                    return inner, k, min(k + 7, end)
+                k += 6
+            k += 1
+        raise InvalidArgument(f"a \\left( without its \\right) in {_quote(whole)}")
+    if j < end and text[j] == "(":
+        close = _matching(text, j, end)
+        return j + 1, close - 1, close
+    raise InvalidArgument(
+        f"a derivative ∂/∂x or a limit is followed by its parenthesised body, in {_quote(whole)}"
+    )
+
+
+def _limit(text: str, start: int, at: int, end: int, out: _Out, whole: str, latex: bool) -> int:
+    r"""``lim_{λ→∞} BODY`` or ``\lim_{\lambda \to \infty} \left(BODY\right)``: ``lim(BODY, λ)``.
+
+    The body is what the printers put there: in Unicode one factor (a name, a call or a
+    parenthesised term), in LaTeX a parenthesised term.
+    """
+    found = _LIMIT_RANGE.match(text, at, end)
+    if found is None or not found.group("var"):
+        raise InvalidArgument(
+            f"a limit is written lim_{{λ→∞}} BODY or lim(f, lambda), in {_quote(whole)}"
+        )
+    if latex:
+        body, body_end, after = _latex_parenthesised(text, found.end(), end, whole)
+    else:
+        body, after = found.end(), _factor_end_text(text, found.end(), end)
+        body_end = after
+        if not text[body:body_end].strip():
+            raise InvalidArgument(
+                f"a limit without a body at position {start + 1} in {_quote(whole)}"
+            )
+    out.put("lim(", start + 1)
+    _normalise(text, body, body_end, out, whole)
+    out.put(", ", body_end)
+    _normalise(text, found.start("var"), found.end("var"), out, whole)
+    out.put(")", body_end)
+    return after
 
 
 def _sum_range(text: str, at: int, end: int) -> tuple[int, list[tuple[int, int]]] | None:
@@ -446,6 +599,49 @@ def quote(text: str) -> str:
 
 
 _quote = quote
+
+
+#: The spellings of ⇔ between the two equations of an equivalence.
+_EQUIVALENCES = ("<=>", "⇔", "\\iff", "\\Leftrightarrow")
+
+
+def unbracketed_equivalence(text: str) -> str:
+    """``(A = a) ⇔ (B = b)``, as ``list`` prints it, with the two outer pairs blanked out.
+
+    Every door reads a statement's equivalence so. Positions are kept (each bracket
+    becomes a space), so messages point at the text as typed. Anything else is returned
+    as it is.
+
+    >>> unbracketed_equivalence("(Var(q·k/c) = 1) ⇔ (c = √dₖ)")
+    ' Var(q·k/c) = 1  ⇔  c = √dₖ '
+    """
+    depth, found = 0, None
+    for at, char in enumerate(text):
+        if char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+        elif depth == 0:
+            sign = next((e for e in _EQUIVALENCES if text.startswith(e, at)), None)
+            if sign is not None:
+                found = (at, at + len(sign))
+                break
+    if found is None:
+        return text
+    chars = list(text)
+    for lo, hi in ((0, found[0]), (found[1], len(text))):
+        side = text[lo:hi]
+        first = lo + len(side) - len(side.lstrip())
+        last = lo + len(side.rstrip()) - 1
+        if first < last and text[first] == "(" and text[last] == ")":
+            depth = 0
+            for at in range(first, last + 1):
+                depth += {"(": 1, ")": -1}.get(text[at], 0)
+                if depth == 0 and at < last:
+                    break
+            else:
+                chars[first] = chars[last] = " "
+    return "".join(chars)
 
 
 # ------------------------------------------------------------------- tokens

@@ -260,6 +260,18 @@ NOTATIONS: tuple[Notation, ...] = (
     Notation("δ(i, j)", "delta(i, j)", "Kronecker's delta"),
     Notation("δᵢⱼ", "delta(i, j)", "Kronecker's delta as list prints it"),
     Notation(r"\delta_{i j}", "delta(i, j)", "Kronecker's delta in LaTeX"),
+    Notation("∂pᵢ/∂sₘ", "deriv(p_i, s_m)", "a derivative as list prints it"),
+    Notation("∂/∂sₘ(gᵢ·pᵢ)", "deriv(g_i*p_i, s_m)", "a derivative of a term as list prints it"),
+    Notation(r"\frac{\partial p_{i}}{\partial s_{m}}", "deriv(p_i, s_m)", "a derivative in LaTeX"),
+    Notation(
+        r"\frac{\partial}{\partial s_{m}}\left(g_{i} p_{i}\right)",
+        "deriv(g_i*p_i, s_m)",
+        "a derivative of a term in LaTeX",
+    ),
+    Notation("lim_{λ→∞} pᵢ", "lim(p_i, lambda)", "a limit as list prints it"),
+    Notation(
+        r"\lim_{\lambda \to \infty} \left(p_{i}\right)", "lim(p_i, lambda)", "a limit in LaTeX"
+    ),
     Notation("e^{c}", "exp(c)", "LaTeX's exponential"),
     Notation("ln(c)", "log(c)", "the natural logarithm"),
     Notation("var(X)", "Var(X)", "a lower-case moment"),

@@ -24,6 +24,7 @@ Sum((-k_i + q_i)**2, (i, 1, d_k))
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
@@ -62,9 +63,11 @@ from scaledattn.language.names import (
     DIMENSIONS,
     ENTRY_VECTORS,
     INDEX_LETTERS,
+    KINDS,
     POSITIVE_NAMES,
     RANDOM_VARIABLES,
     SOFTMAX_WEIGHTS,
+    Name,
     Names,
     is_constant_name,
     split_name,
@@ -97,6 +100,10 @@ MAX_EXP = 100_000
 MAX_DEFINITION_DEPTH = 8
 #: At most this many weights in jacobian_norm(p) (its size is a sum of n² terms).
 MAX_JACOBIAN = 64
+#: A vector's name with a subscript of its own, then an index: b_q_i.
+_SUBSCRIPTED_LABEL = re.compile(r"[A-Za-z]+_[A-Za-z0-9]+_[A-Za-z]'*")
+#: A letter another sum's index may be named with (Σ_{a=1..N}), primed or not.
+_LETTER = re.compile(r"[A-Za-df-z]'*")
 
 
 @dataclass(frozen=True)
@@ -183,6 +190,8 @@ class TermBuilder:
     _norm: tuple[Symbol, list[Expr]] | None = None
     #: (name, free symbols of its term) of each definition expanded so far, in order.
     _expanded: list[tuple[str, frozenset[Expr]]] = field(default_factory=list)
+    #: (index, upper bound) of each sum around the term being built, innermost last.
+    _sums: list[tuple[Symbol, Expr]] = field(default_factory=list)
 
     # --------------------------------------------------------------- errors
     def fail(self, node: Node | None, what: str, hint: str = "") -> InvalidArgument:
@@ -317,9 +326,17 @@ class TermBuilder:
             return self._defined(node, word)
         if word in RANDOM_VARIABLES:
             return RandomVariable(word)
+        for index, _ in reversed(self._sums):
+            if index.name == word:
+                return index
         if word in names.values:
             return names.values[word]
         parts = split_name(word)
+        if parts is None and _SUBSCRIPTED_LABEL.fullmatch(word):  # b_q_i: b_q's i-th entry
+            label, _, subscript = word.rpartition("_")
+            summed = self._summed_entry(Name(label, 0, subscript))
+            if summed is not None:
+                return summed
         written = parts.written if parts is not None else word
         if parts is not None and names.is_vector(parts.label):
             if parts.subscript:
@@ -344,12 +361,15 @@ class TermBuilder:
         if in_norm and parts is not None and parts.base in ENTRY_VECTORS:
             return self._norm_component(parts.label, names.constant("n"))
         if parts is not None and parts.subscript:
-            if parts.base in ENTRY_VECTORS:
-                n = names.constant("n")
-                return Entry(parts.label, self.index(node, parts.subscript), n)
             if parts.base == SOFTMAX_WEIGHTS:
                 n = names.constant("n")
                 return Softmax("s", self.index(node, parts.subscript), n, parts.label)
+            summed = self._summed_entry(parts)
+            if summed is not None:
+                return summed
+            if parts.base in ENTRY_VECTORS:
+                n = names.constant("n")
+                return Entry(parts.label, self.index(node, parts.subscript), n)
         if (
             parts is not None
             and parts.primes
@@ -359,6 +379,22 @@ class TermBuilder:
         if is_constant_name(written):
             return names.constant(written)
         raise self.fail(node, *unknown_name(written, self.text, node.position, self._reads))
+
+    def _summed_entry(self, parts: Name) -> Expr | None:
+        """``x_a`` inside ``Σ_{a=1..N}``: the a-th entry of the real vector x of dimension N.
+
+        A name subscripted by the index of a sum around it varies with the index: it is
+        an entry of a vector (``entry(x, a, N)``), not one constant named ``x_a``
+        (which would make the sum N·x_a); s, r, y, g too take the sum's dimension
+        there (elsewhere theirs is n), and a vector named with a subscript (``b_q_i``,
+        the i-th entry of b_q) has one there. Declared names keep their declaration.
+        """
+        if self.names.is_declared(parts.written) or self.names.is_declared(parts.label):
+            return None
+        for index, upper in reversed(self._sums):
+            if index.name == parts.subscript:
+                return Entry(parts.label, index, upper)
+        return None
 
     def _defined(self, node: Node, word: str) -> Expr:
         if self._depth >= MAX_DEFINITION_DEPTH:
@@ -420,6 +456,9 @@ class TermBuilder:
             if d is not None and d.is_Integer and value > d:
                 raise self.fail(node, f"the index {value} is beyond d_k = {d}")
             return sympy.Integer(value)
+        for index, _ in reversed(self._sums):
+            if index.name == word:
+                return index
         symbol = self.names.constant(word)
         if not symbol.is_integer:
             letters = ", ".join(sorted(INDEX_LETTERS))
@@ -436,6 +475,17 @@ class TermBuilder:
         return parts.written
 
     def _bound_index(self, node: Node) -> Symbol:
+        """A sum's index: an index name (i, j, …), or any other letter (Σ_{a=1..N}) inside it."""
+        word = str(node.value) if node.kind == "name" else ""
+        if (
+            _LETTER.fullmatch(word)
+            and word not in RANDOM_VARIABLES
+            and not self.names.is_vector(word)
+            and not self.names.is_declared(word)
+            and self.names.kind(word) == "real"
+            and word not in self.names.values
+        ):
+            return Symbol(word, **KINDS["integer"])
         value = self.scalar(node, "an index")
         if not (isinstance(value, Symbol) and value.is_integer):
             raise self.fail(node, "a sum's index is an index name such as i or j")
@@ -590,11 +640,19 @@ class TermBuilder:
         body, i, lower, upper = node.children
         self._lower(lower)
         since, used = self._recorded(), len(self._expanded)
-        inside = self.scalar(body, "a sum's body")
-        index = self._bound_index(i)
+        index, dimension = self._bound_index(i), self._dimension(upper)
+        inside = self._summed(body, [(index, dimension)])
         self._uncaptured(node, used, [index], "the sum")
         self.bind(since, [index])
-        return IndexSum(inside, index, self._dimension(upper))
+        return IndexSum(inside, index, dimension)
+
+    def _summed(self, body: Node, indices: list[tuple[Symbol, Expr]]) -> Expr:
+        """A sum's body, built with its indices and their upper bounds known (x_a)."""
+        self._sums += indices
+        try:
+            return self.scalar(body, "a sum's body")
+        finally:
+            del self._sums[len(self._sums) - len(indices) :]
 
     def fn_cross_sum(self, node: Node) -> Expr:
         """Σ over i ≠ j in 1..N: ``cross_sum(BODY, i, j, 1, N)``."""
@@ -603,11 +661,12 @@ class TermBuilder:
         a, b = self._bound_index(i), self._bound_index(j)
         if a == b:
             raise self.fail(j, "the two indices of a cross sum must differ")
+        dimension = self._dimension(upper)
         since, used = self._recorded(), len(self._expanded)
-        inside = self.scalar(body, "a sum's body")
+        inside = self._summed(body, [(a, dimension), (b, dimension)])
         self._uncaptured(node, used, [a, b], "the cross sum")
         self.bind(since, [a, b])
-        return CrossSum(inside, a, b, self._dimension(upper))
+        return CrossSum(inside, a, b, dimension)
 
     def fn_delta(self, node: Node) -> Expr:
         """The Kronecker delta δᵢⱼ."""

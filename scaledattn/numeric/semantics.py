@@ -52,7 +52,7 @@ Fraction(18, 1)
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, TypeAlias
@@ -103,6 +103,7 @@ __all__ = [
     "check_world",
     "compare",
     "meaning",
+    "meanings",
     "plus",
     "square_root",
     "times",
@@ -701,9 +702,15 @@ def _prop(prop: Any, ev: _Evaluator) -> bool:
     raise Undecided(f"the semantics does not know the proposition {prop}")
 
 
-def value_at_every_outcome(expr: Any, world: World) -> tuple[tuple[Num, ...], Any]:
-    """The term's value at each outcome ω (one value for a non-random term), and the slack."""
-    state = _State(world)
+def value_at_every_outcome(
+    expr: Any, world: World, state: _State | None = None
+) -> tuple[tuple[Num, ...], Any]:
+    """The term's value at each outcome ω (one value for a non-random term), and the slack.
+
+    ``state``: the expectations already computed in this world (:func:`meanings`).
+    """
+    state = _State(world) if state is None else state
+    state.steps = 0  # the size limit is per term
     with mpmath.workdps(DIGITS):
         ev = _Evaluator(state)
         expr = sympy.sympify(expr)
@@ -752,6 +759,31 @@ def meaning(x: Any, world: World) -> Meaning:
         return Meaning("undefined")
     except (Undecided, ValueError, ZeroDivisionError, OverflowError, TypeError, RecursionError):
         return Meaning("undecided")
+
+
+def meanings(terms: Sequence[Any], world: World) -> list[Meaning]:
+    """:func:`meaning` of each term in one world, the expectations computed once for all.
+
+    An expectation's value depends on the world alone, so the terms of a chain (which
+    share most of their moments) reuse one table of them. Each meaning gets the largest
+    slack any of the terms' limits needed: a value read from the table may come from a
+    limit another term evaluated first, and its slack must go with it.
+    """
+    state = _State(world)
+    found: list[Meaning] = []
+    for x in terms:
+        if isinstance(x, PROPOSITION_TYPES):
+            found.append(meaning(x, world))
+            continue
+        try:
+            values, _ = value_at_every_outcome(x, world, state)
+            found.append(Meaning("value", values))
+        except Undefined:
+            found.append(Meaning("undefined"))
+        except (Undecided, ValueError, ZeroDivisionError, OverflowError, TypeError, RecursionError):
+            found.append(Meaning("undecided"))
+    slack = max([state.slack, *(m.slack for m in found)])
+    return [Meaning(m.kind, m.values, slack) for m in found]
 
 
 def compare(a: Meaning, b: Meaning) -> Verdict:

@@ -10,8 +10,11 @@
 - a finite joint law for the random atoms: one latent draw per atom from a small
   law (a point mass among them), an atom's declared mean and variance fitted by the
   two-point law μ ± σ, and correlations added between atoms only where no declared
-  independence separates them; random variables defined by others (``Y = X``) are
-  computed from them. A declared moment may depend on the component's index
+  independence separates them; a declared Cov(X, Y), E[XY] or E[X²Y²] of two atoms
+  (Cov(qᵢ, kᵢ) = ρ at every i) fitted as a correlated pair (``_pair_laws``: the jointly
+  Gaussian E[qᵢ²kᵢ²] = 1 + 2ρ² included, a free ρ given a correlation in [−1, 1]);
+  random variables defined by others (``Y = X``) are computed from them. A declared
+  moment may depend on the component's index
   (E[qᵢ] = b_{q,i}: each component gets its own) and may be a moment of other atoms
   (Var(qᵢ) = Var(Σₐ wₐxₐ): fitted once the law of w is), as in proofs/projected_scores.py.
 
@@ -35,7 +38,7 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence, Set
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Protocol, TypeVar
@@ -54,6 +57,7 @@ from scaledattn.kernel.assumptions import (
 from scaledattn.kernel.binders import subst
 from scaledattn.kernel.expr import (
     Component,
+    Cov,
     CrossSum,
     DotProduct,
     E,
@@ -383,6 +387,263 @@ def _fit_fourth(mean: Num, variance: Num, fourth: Num) -> Law | None:
     return tuple((v, q) for v, q in law if q)
 
 
+# ------------------------------------------------------------- correlated pairs
+
+#: Correlations tried for a pair whose declared covariance is a free constant
+#: (Cov(qᵢ, kᵢ) = ρ): each with a rational √(1 − r²), and the bounds ±1 (kᵢ = ±qᵢ).
+CORRELATIONS = (Fraction(0), Fraction(3, 5), Fraction(-4, 5), Fraction(1), Fraction(-1))
+
+
+def _unit_atoms(unit: Any, atoms: Sequence[AtomKey]) -> dict[Any, AtomKey] | None:
+    """The atoms one unit of a pair moment names: {index value or None: atom}, else None.
+
+    A scalar X is ("X", 0) (key None); qᵢ with a schematic i is every (q, n) (key n);
+    q₂ is ("q", 2) (key None).
+    """
+    if isinstance(unit, RandomVariable):
+        return {None: (unit.name, 0)} if (unit.name, 0) in atoms else None
+    if isinstance(unit, Component) and isinstance(unit.index, Symbol) and unit.index.is_integer:
+        found = {i: (n, i) for n, i in atoms if n == unit.label.name and i > 0}
+        return found or None
+    if isinstance(unit, Component) and unit.index.is_Integer:
+        key = (unit.label.name, int(unit.index))
+        return {None: key} if key in atoms else None
+    return None
+
+
+def _pair_kind(lhs: Any) -> tuple[str, Any, Any] | None:
+    """("cov", X, Y) for Cov(X, Y), ("mixed", X, Y) for E[XY], ("cross", X, Y) for E[X²Y²]."""
+    if isinstance(lhs, Cov):
+        return "cov", lhs.args[0], lhs.args[1]
+    if not isinstance(lhs, E) or not isinstance(lhs.args[0], sympy.Mul):
+        return None
+    factors = lhs.args[0].args
+    if len(factors) != 2:
+        return None
+    bases = [f.base if f.is_Pow else f for f in factors]
+    powers = [f.exp if f.is_Pow else sympy.Integer(1) for f in factors]
+    if powers == [1, 1]:
+        return "mixed", bases[0], bases[1]
+    if powers == [2, 2]:
+        return "cross", bases[0], bases[1]
+    return None
+
+
+def _pair_declarations(
+    assumptions: Sequence[Assumption], atoms: Sequence[AtomKey]
+) -> dict[tuple[AtomKey, AtomKey], dict[str, Any]]:
+    """Each pair of atoms' declared Cov, E[XY] and E[X²Y²], a schematic index read at each index.
+
+    Cov(qᵢ, kᵢ) = ρ "for every i" pairs (q, n) with (k, n) at every n both vectors have;
+    two different schematic indices (Cov(qᵢ, kⱼ)) pair nothing here.
+    """
+    found: dict[tuple[AtomKey, AtomKey], dict[str, Any]] = {}
+    for a in assumptions:
+        kind = _pair_kind(a.lhs) if isinstance(a, Moment) else None
+        if kind is None or not isinstance(a, Moment):
+            continue
+        moment, x, y = kind
+        xs, ys = _unit_atoms(x, atoms), _unit_atoms(y, atoms)
+        if xs is None or ys is None:
+            continue
+        ix = x.index if None not in xs else None
+        iy = y.index if None not in ys else None
+        if ix is not None and iy is not None and ix != iy:
+            continue
+        index = ix if ix is not None else iy
+        for n in sorted(set(xs) | set(ys), key=lambda k: -1 if k is None else k):
+            first, second = xs.get(n, xs.get(None)), ys.get(n, ys.get(None))
+            if first is None or second is None or first == second:
+                continue
+            at = a.value if index is None or n is None else a.value.xreplace(
+                {index: sympy.Integer(n)}
+            )  # fmt: skip
+            key = (first, second) if first < second else (second, first)
+            found.setdefault(key, {}).setdefault(moment, at)
+    return found
+
+
+def _pair_laws(
+    first: AtomKey,
+    second: AtomKey,
+    declared: Mapping[str, Any],
+    marginals: Mapping[AtomKey, Mapping[str, Num]],
+    world: World,
+    chooser: Chooser,
+    keep: frozenset[Symbol],
+    chosen: set[Symbol],
+) -> tuple[Law, Law, Num] | None:
+    """Latent laws for a correlated pair (X, Y) and the coefficient c/σ_X² of X in Y.
+
+    X = μ_X + σ_X·U and Y = (c/σ_X²)·X + Y₀ with Y₀ = μ_Y − (c/σ_X²)·μ_X + g·V,
+    g² = σ_Y² − c²/σ_X², U and V independent with mean 0, variance 1, no third moment:
+    then E[X] = μ_X, Var(X) = σ_X², E[Y] = μ_Y, Var(Y) = σ_Y² and Cov(X, Y) = c. A
+    declared E[X²Y²] = K fixes E[U⁴] = m, since
+    E[X²Y²] = μ_X²(μ_Y² + σ_Y²) + 4μ_Xμ_Y·c + σ_X²(μ_Y² + g²) + c²·m: for the jointly
+    Gaussian K = σ_X²σ_Y² + 2c² (zero means) m = 3, U the three-point law 0, ±√3. A
+    declared E[Y⁴] fixes E[V⁴] likewise. A covariance that is a free constant (ρ) takes
+    r·σ_Xσ_Y for an r of :data:`CORRELATIONS`, and the constant that value (added to
+    ``chosen``: its exact value stays, not the float the law's moments give; the pairs of
+    every other index read it). None when no covariance is declared or it cannot be read;
+    Undefined when |c| > σ_Xσ_Y (Cauchy–Schwarz: no law at all has it).
+    """
+    mx, my = marginals.get(first, {}), marginals.get(second, {})
+    mean_x, var_x = mx.get("mean", Fraction(0)), mx.get("var", Fraction(1))
+    mean_y, var_y = my.get("mean", Fraction(0)), my.get("var", Fraction(1))
+    term, shift = declared.get("cov"), Fraction(0)
+    if term is None:
+        term, shift = declared.get("mixed"), times(mean_x, mean_y)
+    if term is None:
+        return None
+    if (
+        isinstance(term, Symbol)
+        and not term.is_integer
+        and not isinstance(term, RandomVariable)
+        and term not in keep
+        and term not in chosen  # every index's pair of Cov(qᵢ, kᵢ) = ρ: one ρ
+    ):
+        r = pick(chooser, CORRELATIONS)
+        cov = times(r, square_root(times(var_x, var_y)))
+        world.values[term] = plus(cov, shift)
+        chosen.add(term)
+    else:
+        try:
+            cov = plus(value(term, world), times(Fraction(-1), shift))
+        except (Undefined, Undecided):
+            return None
+    if cov != 0 and ("var" not in mx or "var" not in my):
+        var_x, var_y = _free_variances(
+            (mean_x, var_x, "var" not in mx), (mean_y, var_y, "var" not in my), cov,
+            declared.get("cross"), world,
+        )  # fmt: skip
+    if var_x == 0 or var_y == 0:
+        if cov != 0:
+            raise Undefined(f"a covariance of {first[0]} and {second[0]} with a constant is not 0")
+        return None
+    slope = times(cov, 1 / var_x if isinstance(var_x, Fraction) else 1 / mpmath.mpf(var_x))
+    gap = plus(var_y, times(Fraction(-1), times(slope, cov)))  # g² = σ_Y² − c²/σ_X²
+    if not isinstance(gap, Fraction) and abs(gap) < mpmath.mpf(10) ** (-(DIGITS - 10)):
+        gap = Fraction(0)
+    if gap < 0:
+        raise Undefined(
+            f"a declared covariance of {first[0]} and {second[0]} exceeds the product of their"
+            " standard deviations (Cauchy–Schwarz)"
+        )
+    # U's fourth moment: from a declared E[X²Y²], else X's declared E[X⁴], else a coin.
+    fourth_u: Num | None = None
+    cross = declared.get("cross")
+    if cross is not None and cov != 0:
+        try:
+            want = value(cross, world)
+        except (Undefined, Undecided):
+            want = None
+        if want is not None:
+            rest = plus(
+                plus(
+                    times(times(mean_x, mean_x), plus(times(mean_y, mean_y), var_y)),
+                    times(Fraction(4), times(times(mean_x, mean_y), cov)),
+                ),
+                times(var_x, plus(times(mean_y, mean_y), gap)),
+            )
+            fourth_u = times(plus(want, times(Fraction(-1), rest)), _inverse_of(times(cov, cov)))
+    if fourth_u is None and "fourth" in mx:
+        central = plus(mx["fourth"], times(Fraction(-1), plus(mean_x**4, 6 * mean_x**2 * var_x)))
+        fourth_u = times(central, _inverse_of(times(var_x, var_x)))
+    law_x, m = _standard_law(mean_x, var_x, fourth_u)
+    shifted = plus(mean_y, times(Fraction(-1), times(slope, mean_x)))
+    fourth_v: Num | None = None
+    if "fourth" in my and gap != 0:
+        beta2 = times(slope, cov)  # c²/σ_X², the square of Y's coefficient of U
+        central_y = plus(my["fourth"], times(Fraction(-1), plus(mean_y**4, 6 * mean_y**2 * var_y)))
+        rest_y = plus(times(times(beta2, beta2), m), times(Fraction(6), times(beta2, gap)))
+        fourth_v = times(plus(central_y, times(Fraction(-1), rest_y)), _inverse_of(gap * gap))
+    law_y, _ = _standard_law(shifted, gap, fourth_v)
+    if law_x is None or law_y is None:
+        return None
+    return law_x, law_y, slope
+
+
+def _free_variances(
+    x: tuple[Num, Num, bool], y: tuple[Num, Num, bool], cov: Num, cross: Any, world: World
+) -> tuple[Num, Num]:
+    """Variances no assumption declares ((mean, variance, free) each), fitted to the pair.
+
+    With a declared E[X²Y²] = K, a free σ_Y² is the one that makes E[U⁴] = 3 (the jointly
+    Gaussian pair): K = μ_X²μ_Y² + 4μ_Xμ_Y·c + σ_X²μ_Y² + 2c² + σ_Y²(μ_X² + σ_X²), and
+    alike for σ_X² (both free: σ_X² = 1 first). Without one, a free variance is
+    max(1, c²/σ²) of the other's σ², so that |c| ≤ σ_Xσ_Y. A fit that breaks
+    Cauchy–Schwarz keeps the variances given (the world's check then judges them).
+    """
+    (mean_x, var_x, free_x), (mean_y, var_y, free_y) = x, y
+    square = times(cov, cov)
+    want: Num | None = None
+    if cross is not None:
+        try:
+            want = value(cross, world)
+        except (Undefined, Undecided):
+            want = None
+    exact = (want, cov, mean_x, mean_y, var_x, var_y)
+    if want is None or not all(isinstance(v, Fraction) for v in exact):
+        if free_x and free_y:
+            top = _larger(Fraction(1), abs(cov))
+            return top, top
+        if free_x:
+            return _larger(var_x, times(square, _inverse_of(var_y))), var_y
+        return var_x, _larger(var_y, times(square, _inverse_of(var_x)))
+    if free_x and free_y:
+        var_x, free_x = Fraction(1), False
+    both = mean_x * mean_x * mean_y * mean_y + 4 * mean_x * mean_y * cov + 2 * square
+    if free_y:
+        fitted = (want - both - var_x * mean_y * mean_y) / (mean_x * mean_x + var_x)
+        ok = fitted * var_x >= square
+        return (var_x, fitted) if ok else (var_x, var_y)
+    fitted = (want - both - var_y * mean_x * mean_x) / (mean_y * mean_y + var_y)
+    ok = fitted * var_y >= square
+    return (fitted, var_y) if ok else (var_x, var_y)
+
+
+def _larger(a: Num, b: Num) -> Num:
+    """The larger of two numbers, a fraction or a 60-digit float each."""
+    as_float = [
+        mpmath.mpf(x.numerator) / x.denominator if isinstance(x, Fraction) else x for x in (a, b)
+    ]
+    return b if as_float[1] > as_float[0] else a
+
+
+def _rational(x: Num) -> Fraction | None:
+    """``x`` as a fraction: itself, or the small fraction a 60-digit float equals to 45 digits."""
+    if isinstance(x, Fraction):
+        return x
+    near = Fraction(
+        mpmath.nstr(x, 50, min_fixed=-mpmath.inf, max_fixed=mpmath.inf)
+    ).limit_denominator(10**6)
+    return (
+        near
+        if abs(x - mpmath.mpf(near.numerator) / near.denominator) < mpmath.mpf(10) ** -45
+        else None
+    )
+
+
+def _inverse_of(x: Num) -> Num:
+    return 1 / x if isinstance(x, Fraction) else 1 / mpmath.mpf(x)
+
+
+def _standard_law(mean: Num, variance: Num, fourth: Num | None) -> tuple[Law | None, Num]:
+    """(μ + σ·U, E[U⁴] = m): U the symmetric three-point law 0, ±√m where m > 1, else ±1.
+
+    P(U = ±√m) = 1/(2m) and P(U = 0) = 1 − 1/m give E[U] = 0, E[U²] = 1, E[U⁴] = m (m = 3
+    for a normal law); m is the fraction ``fourth`` is (a float equal to a small fraction
+    to 45 digits counts), so the probabilities stay exact. The two-point law μ ± σ has
+    E[U⁴] = 1; U has no third moment either way.
+    """
+    m = None if fourth is None else _rational(fourth)
+    if m is None or m <= 1 or not variance > 0:
+        return _fit(mean, variance), Fraction(1)
+    spread = times(square_root(variance), square_root(m))
+    low, high = plus(mean, times(Fraction(-1), spread)), plus(mean, spread)
+    return ((low, 1 / (2 * m)), (mean, 1 - 1 / m), (high, 1 / (2 * m))), m
+
+
 def _blocks(family: Independence, atom: AtomKey) -> Any:
     name, i = atom
     if i == 0:
@@ -483,15 +744,16 @@ def _draw_at(
         except (Undefined, Undecided, TypeError):
             sizes[label] = top
     world.dims = sizes
+    keep, chosen = frozenset(fixed), set[Symbol]()
     try:
         with mpmath.workdps(DIGITS):
-            outcomes = _law(roles, sizes, assumptions, world, chooser, defined)
+            outcomes = _law(roles, sizes, assumptions, world, chooser, defined, keep, chosen)
     except Undefined as err:
         return None, str(err)
     if outcomes is None:
         return None, TOO_LARGE
     world.outcomes = outcomes
-    _solve_named_moments(assumptions, world, keep=frozenset(fixed))
+    _solve_named_moments(assumptions, world, keep=keep | chosen)
     problem = check_world(world, tuple(assumptions))
     if problem:
         return None, problem
@@ -505,14 +767,36 @@ def _law(
     world: World,
     chooser: Chooser,
     defined: Mapping[str, Any],
+    keep: frozenset[Symbol] = frozenset(),
+    chosen: set[Symbol] | None = None,
 ) -> tuple[tuple[Fraction, dict[AtomKey, Num]], ...] | None:
+    """The joint law: each atom's fitted or drawn law, correlated pairs, added correlations.
+
+    ``keep``: constants whose values the caller fixed (a pair's covariance that is one of
+    them is read, never chosen); ``chosen`` collects the constants a pair's fit set.
+    """
+    chosen = set() if chosen is None else chosen
     atoms: list[AtomKey] = [(s, 0) for s in roles.scalars if s not in defined]
     for label, n in dims.items():
         atoms += [(label, i) for i in range(1, n + 1)]
     declared = _declared_moments(assumptions, atoms, world)
     families = [a for a in assumptions if isinstance(a, Independence)]
     laws: dict[AtomKey, Law] = {}
+    forms: dict[AtomKey, dict[AtomKey, Num]] = {a: {a: Fraction(1)} for a in atoms}
+    paired: set[AtomKey] = set()
+    for (first, second), joint in _pair_declarations(assumptions, atoms).items():
+        if {first, second} & (paired | defined.keys()) or not _may_share([first, second], families):
+            continue  # each atom in one pair; a declared independence keeps them apart
+        fitted = _pair_laws(first, second, joint, declared, world, chooser, keep, chosen)
+        if fitted is None:
+            continue
+        laws[first], laws[second], slope = fitted
+        if slope != 0:
+            forms[second] = {first: slope, second: Fraction(1)}
+        paired |= {first, second}
     for atom in atoms:
+        if atom in paired:
+            continue
         moments = declared.get(atom)
         if moments:
             if "var" not in moments:  # a declared mean alone: the spread is free
@@ -527,14 +811,13 @@ def _law(
     for law in laws.values():
         size *= len(law)
     if size > MAX_OUTCOMES:
-        laws = {a: (law if a in declared else LAWS[-1]) for a, law in laws.items()}
+        laws = {a: (law if a in declared or a in paired else LAWS[-1]) for a, law in laws.items()}
         size = 1
         for law in laws.values():
             size *= len(law)
         if size > MAX_OUTCOMES:
             return None  # too many outcomes to enumerate (q of dimension 64)
-    forms: dict[AtomKey, dict[AtomKey, Fraction]] = {a: {a: Fraction(1)} for a in atoms}
-    free = [a for a in atoms if a not in declared]
+    free = [a for a in atoms if a not in declared and a not in paired]
     for _ in range(chooser.integer(0, 2) if len(free) > 1 else 0):
         a, b = pick(chooser, free), pick(chooser, free)
         if a == b:
@@ -544,7 +827,7 @@ def _law(
             forms[b][a] = forms[b].get(a, Fraction(0)) + pick(
                 chooser, (Fraction(1), Fraction(-1), Fraction(2))
             )
-    _copy_declared(atoms, declared, laws, forms, families, chooser)
+    _copy_declared(atoms, declared, laws, forms, families, chooser, paired)
     latents = list(laws)
     outcomes: list[tuple[Fraction, dict[AtomKey, Num]]] = []
     for combo in itertools.product(*(laws[x] for x in latents)):
@@ -573,9 +856,10 @@ def _copy_declared(
     atoms: Sequence[AtomKey],
     declared: Mapping[AtomKey, Any],
     laws: Mapping[AtomKey, Law],
-    forms: dict[AtomKey, dict[AtomKey, Fraction]],
+    forms: dict[AtomKey, dict[AtomKey, Num]],
     families: Sequence[Independence],
     chooser: Chooser,
+    paired: Set[AtomKey] = frozenset(),
 ) -> None:
     """Sometimes one unit a copy of another (kᵢ = qᵢ at every i) where their laws agree.
 
@@ -593,6 +877,8 @@ def _copy_declared(
         if atom[0] != target:
             continue
         twin = (source, atom[1])
+        if {twin, atom} & paired:
+            continue  # a correlated pair keeps its fitted joint law
         if twin not in laws or twin not in declared or laws[twin] != laws[atom]:
             continue
         if forms[twin] == {twin: Fraction(1)} and _may_share([twin, atom], families):

@@ -196,8 +196,18 @@ class Citable(Mapping[str, Theorem]):
         """The statement of a citable theorem, without proving it."""
         if name in self.proved:
             return self.proved[name].statement
+        if not self.bare and name in LEMMA_NAMES and name != self.exclude:
+            return _lemma_statements()[name]
         derivation = builtin_derivations().get(name)
         return derivation.statement if derivation is not None else self[name].statement
+
+
+@cache
+def _lemma_statements() -> Mapping[str, Any]:
+    """The lemmas' statements as written (the kernel proves them when one is cited)."""
+    from scaledattn.prooffile.parse import parse_document
+
+    return {block.name: block.statement for block in parse_document(LEMMAS, is_known_rule).theorems}
 
 
 @cache

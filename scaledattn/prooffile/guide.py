@@ -81,7 +81,9 @@ assume: ASSUMPTION            (any number of lines; optional)
   (its statement line included): `assume: a integer` (or `real`, `positive`) gives a
   name its kind (i, j, l, m, t, w, u, v are indices already), and `assume: w random
   vector` makes `w` a random vector besides q and k, with components `w_a`. A fixed
-  real vector of any name and dimension has entries `entry(x, a, d_model)`. A primed
+  real vector of any name and dimension has entries `entry(x, a, d_model)`; inside a sum
+  over a, whose index may be any letter, `x_a` (and `b_q_a`) is that entry, of the
+  sum's dimension: `sum(x_a**2, a, 1, d_model)`. A primed
   index `i'` is an index like `i`: the kernel writes Σᵢ Σᵢ i as `sum(sum(i', i', 1, N),
   i, 1, N)`. `derive NAME --format proof` writes these lines itself (try
   `projected_score_variance`).

@@ -74,6 +74,7 @@ from scaledattn.language.definedness import Condition
 from scaledattn.language.laws import law_moments, split_law
 from scaledattn.language.names import KINDS, Names, split_name
 from scaledattn.language.parse import Node, Parser, quote
+from scaledattn.language.surface import unbracketed_equivalence
 from scaledattn.language.table import with_limits
 from scaledattn.language.terms import Meanings, TermBuilder
 from scaledattn.prooffile.caps import MAX_DIMENSION, MAX_FILE_EXPANSION, bounded, expanded_size
@@ -297,7 +298,11 @@ class _Reader:
         return parts[0] if len(parts) == 1 else Or(*parts, evaluate=False)
 
     def statement(self) -> Equation | Equivalence:
-        parser = self.parser()
+        text, self.text = self.text, unbracketed_equivalence(self.text)  # (A) ⇔ (B) too
+        try:
+            parser = self.parser()
+        finally:
+            self.text = text
         lhs = self.term(parser)
         if not parser.take("="):
             raise self.here(parser, "a theorem states LHS = RHS (or A = a <=> B = b)")

@@ -68,7 +68,15 @@ from scaledattn.kernel.rules import is_registered
 from scaledattn.kernel.theorem import check_step
 from scaledattn.prooffile.caps import MAX_EXPANSION, expanded_size
 
-__all__ = ["MAX_CHAIN", "MAX_CHECKS", "SECONDS", "Justification", "Search", "chain_of"]
+__all__ = [
+    "MAX_CHAIN",
+    "MAX_CHECKS",
+    "SECONDS",
+    "Citation",
+    "Justification",
+    "Search",
+    "chain_of",
+]
 
 #: A step may be justified by a chain of at most this many rules; longer is a gap.
 MAX_CHAIN = 2
@@ -148,7 +156,12 @@ class Search:
 
     # ---------------------------------------------------------- candidates
     def candidates(self, prev: Any, claim: Any) -> list[Any]:
-        """``ring``, every rule, then the theorems whose left side's head occurs here."""
+        """``ring``, every rule, then the theorems whose left side's head occurs here.
+
+        A theorem is a :class:`Citation` (its name and statement): a built-in one is proved
+        by the kernel only when a step is checked with it (:meth:`theorem`), so the
+        candidates a step's terms rule out cost no proof.
+        """
         rules: list[Any] = [RULES["ring"], *(r for n, r in RULES.items() if n != "ring")]
         heads = _heads(prev) | _heads(claim)
         statement_of = getattr(self.theorems, "statement", None)
@@ -158,16 +171,25 @@ class Search:
             statement = statement_of(name) if statement_of else self.theorems[name].statement
             lhs = getattr(statement, "lhs", None)
             if lhs is not None and type(rebuild(lhs)) in heads:
-                try:
-                    rules.append(self.theorems[name])
-                except KeyError:  # a derivation the kernel does not prove: not citable
-                    continue
+                rules.append(Citation(name, statement))
         return rules
 
+    def theorem(self, rule: Any) -> Any:
+        """The rule or theorem a candidate stands for (None: a theorem the kernel cannot prove)."""
+        if not isinstance(rule, Citation):
+            return rule
+        try:
+            return self.theorems[rule.name]
+        except KeyError:  # a derivation the kernel does not prove: not citable
+            return None
+
     def check(self, prev: Any, rule: Any, claim: Any, number: int) -> StepResult:
-        """The kernel's verdict on ``prev = claim`` by ``rule``."""
+        """The kernel's verdict on ``prev = claim`` by ``rule`` (a rule, theorem or citation)."""
         self._checks += 1
-        return check_step(prev, Step(rule, claim), number, self.derivation, self.theorems)
+        by = self.theorem(rule)
+        if by is None:  # pragma: no cover - callers resolve a citation first
+            raise KeyError(rule.name)
+        return check_step(prev, Step(by, claim), number, self.derivation, self.theorems)
 
     # A registered primitive rule in a chain of equalities is applied here as the kernel's
     # step check applies it, and the check's test of acceptance is replayed, to leave out
@@ -206,6 +228,11 @@ class Search:
             self._checks += 1
             value = self.applied(prev, rule)
             return None if value is _FAILED else value
+        if isinstance(rule, Citation) and (
+            not self._rewrites(rule.statement, prev) or self.theorem(rule) is None
+        ):  # the theorem leaves prev as it is (or is not citable): nothing derived
+            self._checks += 1
+            return None
         return self.check(prev, rule, prev, number).derived
 
     def may_pass(self, prev: Any, rule: Any, claim: Any) -> bool:
@@ -215,8 +242,8 @@ class Search:
         result on the claim equals ``prev`` or that result, equality being a zero
         difference of normal forms (``same`` is True).
         """
-        if isinstance(rule, Theorem):
-            return self._theorem_may_pass(prev, rule, claim)
+        if isinstance(rule, (Theorem, Citation)):
+            return self._theorem_may_pass(prev, rule.statement, claim)
         if not self._primitive(rule, prev, claim):
             return True
         derived = self.applied(prev, rule)
@@ -227,8 +254,8 @@ class Search:
         back = self.applied(claim, rule)
         return back is not _FAILED and (_zero(prev, back) or _zero(derived, back))
 
-    def _theorem_may_pass(self, prev: Any, theorem: Theorem, claim: Any) -> bool:
-        """False when citing ``theorem`` for ``prev = claim`` is sure to be refused.
+    def _theorem_may_pass(self, prev: Any, statement: Any, claim: Any) -> bool:
+        """False when citing the theorem stated ``statement`` for ``prev = claim`` must fail.
 
         The kernel rewrites with a theorem only a part of a term whose normal form is that
         of the theorem's left side; when no part of ``prev`` or of the claim is one, both
@@ -239,16 +266,23 @@ class Search:
             return True
         if not (isinstance(prev, sympy.Expr) and isinstance(claim, sympy.Expr)):
             return True
-        statement = theorem.statement
+        if self._rewrites(statement, prev) or self._rewrites(statement, claim):
+            return True
+        return _zero(prev, claim)
+
+    def _rewrites(self, statement: Any, term: Any) -> bool:
+        """False when no part of ``term`` has the normal form of ``statement``'s left side.
+
+        Then the kernel's rewriting with the theorem leaves ``term`` as it is.
+        """
+        if isinstance(self.derivation.statement, Equivalence) or not isinstance(term, sympy.Expr):
+            return True
         try:
             target = normal(as_term(statement.lhs if isinstance(statement, Equation) else 0))
         except Exception:  # the kernel decides what it makes of such a theorem
             return True
-        for term in (prev, claim):
-            parts = self._part_keys(term)
-            if parts is None or target in parts:
-                return True
-        return _zero(prev, claim)
+        parts = self._part_keys(term)
+        return parts is None or target in parts
 
     def _part_keys(self, term: Any) -> frozenset[Any] | None:
         """The normal forms of every compound part of ``term`` as evaluated (kept), or None."""
@@ -271,7 +305,7 @@ class Search:
 
     def checked(self, prev: Any, rule: Any, claim: Any, number: int) -> StepResult | None:
         """The kernel's verdict, when :meth:`may_pass`; else None (counted as a check)."""
-        if self.may_pass(prev, rule, claim):
+        if self.may_pass(prev, rule, claim) and self.theorem(rule) is not None:
             return self.check(prev, rule, claim, number)
         self._checks += 1
         return None
@@ -415,6 +449,14 @@ def normal(term: Any) -> Any:
 
 #: What :meth:`Search.applied` keeps for a rule that raised on a term.
 _FAILED = object()
+
+
+@dataclass(frozen=True)
+class Citation:
+    """A theorem the search may cite, by name and statement, not proved yet."""
+
+    name: str
+    statement: Any
 
 
 def _zero(a: Any, b: Any) -> bool:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import sympy
@@ -16,6 +17,7 @@ from scaledattn.derive import Abbrev
 from scaledattn.kernel import Equation, Equivalence, Group
 from scaledattn.kernel.expr import INDEX_FACTS
 from scaledattn.kernel.theorem import Statement
+from scaledattn.language.names import ENTRY_VECTORS, RANDOM_VECTORS
 
 # The renderers write Unicode mathematics (dₖ, σ_q, δᵢₘ). SymPy chooses Unicode or
 # ASCII symbols once, when it is first imported, from sys.stdout's encoding; the
@@ -94,6 +96,70 @@ def statement_parts(statement: Statement) -> tuple[Any, str, Any]:
 
 _SUPERSCRIPT = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
 
+#: The dimension of the scores and of the entries s, r, y, g: what a bare pᵢ or sᵢ means.
+_N = sympy.Symbol("n", integer=True, positive=True)
+#: A name the language reads back as a vector's name with a subscript: letters, primes.
+_LABEL = re.compile(r"[A-Za-z]+'*")
+#: A vector's name with a subscript of its own (b_q): its entries are b_q_i inside a sum.
+SUBSCRIPTED_LABEL = re.compile(r"[A-Za-z]+_[A-Za-z0-9]+")
+
+
+def softmax_arguments(expr: Any) -> tuple[Any, ...] | None:
+    """The arguments to write ``softmax(r, i, …)`` with, or None where ``pᵢ`` reads back.
+
+    The language reads ``pᵢ`` (and ``p'ᵢ``) as the weight of the scores s of dimension n;
+    a weight of other scores is written with them: ``softmax(r, i)``, and with the
+    dimension and name where those are not n and p (``softmax(r, i, n, p')``), as a dot
+    product of a written dimension is (``dot(q, k, 2)``).
+    """
+    scores, i, n, name = expr.args
+    if scores.name == "s" and n == _N and re.fullmatch(r"p'*", name.name):
+        return None
+    if name.name != "p":
+        return (scores, i, n, name)
+    return (scores, i) if n == _N else (scores, i, n)
+
+
+def entry_is_named(expr: Any, bound: Any) -> bool:
+    """Whether the entry ``x_a`` reads back written so: ``entry(x, a, N)`` is written otherwise.
+
+    The language reads ``xₐ`` inside a sum over a from 1 to N as the a-th entry of x of
+    dimension N, and elsewhere ``sᵢ``, ``rᵢ``, ``yᵢ``, ``gᵢ`` as entries of dimension n;
+    ``bound`` maps the indices of the sums around the entry to their upper bounds.
+    """
+    vector = expr.vector
+    if SUBSCRIPTED_LABEL.fullmatch(vector):  # b_q_i, inside a sum over i only
+        return isinstance(expr.index, sympy.Symbol) and bound.get(expr.index) == expr.dim
+    if not _LABEL.fullmatch(vector) or vector.rstrip("'") in ("p", *RANDOM_VECTORS):
+        return False
+    if expr.index in bound:
+        return bool(bound[expr.index] == expr.dim)
+    return vector.rstrip("'") in ENTRY_VECTORS and bool(expr.dim == _N)
+
+
+class BoundSums:
+    """The indices of the sums being printed around a term, and their upper bounds."""
+
+    def __init__(self) -> None:
+        self.bound: dict[Any, Any] = {}
+
+    def printing(self, expr: Any, print_body: Any) -> Any:
+        """``print_body()`` with the indices of the sum ``expr`` bound to its upper bound."""
+        saved = dict(self.bound)
+        self.bound.update(dict.fromkeys(expr.indices, expr.upper))
+        try:
+            return print_body()
+        finally:
+            self.bound = saved
+
+
+def bound_sums(printer: Any) -> BoundSums:
+    """The printer's record of the sums around what it prints (made on first use)."""
+    found = printer.__dict__.get("_bound_sums")
+    if not isinstance(found, BoundSums):
+        found = printer.__dict__["_bound_sums"] = BoundSums()
+    return found
+
 
 class UnicodeLinePrinter(StrPrinter):
     """One-line Unicode mathematics: σ_q²·dₖ, √dₖ, E[q·k] (for lists, tables, messages)."""
@@ -139,13 +205,19 @@ class UnicodeLinePrinter(StrPrinter):
             return f"dot({q.name}, {k.name}, {self._print(n)})"
         return f"{q.name}·{k.name}"
 
+    def _body(self, expr: Any) -> str:
+        body = bound_sums(self).printing(
+            expr, lambda: self.parenthesize(expr.body, PRECEDENCE["Mul"])
+        )
+        return str(body)
+
     def _print_IndexSum(self, expr: Any) -> str:
         limits = f"{self._print(expr.indices[0])}=1..{self._print(expr.upper)}"
-        return f"Σ_{{{limits}}} {self.parenthesize(expr.body, PRECEDENCE['Mul'])}"
+        return f"Σ_{{{limits}}} {self._body(expr)}"
 
     def _print_CrossSum(self, expr: Any) -> str:
         i, j = (self._print(x) for x in expr.indices)
-        return f"Σ_{{{i}≠{j}}} {self.parenthesize(expr.body, PRECEDENCE['Mul'])}"
+        return f"Σ_{{{i}≠{j}}} {self._body(expr)}"
 
     def _print_KroneckerDelta(self, expr: Any) -> str:
         return delta_text(expr)
@@ -160,9 +232,17 @@ class UnicodeLinePrinter(StrPrinter):
         return " ∨ ".join(self._print(a) for a in expr.args)
 
     def _print_Entry(self, expr: Any) -> str:
+        if not entry_is_named(expr, bound_sums(self).bound):
+            shown = ", ".join(self._print(a) for a in (expr.index, expr.dim))
+            return f"entry({expr.vector}, {shown})"
+        if SUBSCRIPTED_LABEL.fullmatch(expr.vector):  # b_q_i: no Unicode double subscript
+            return f"{expr.vector}_{self._print(expr.index)}"
         return str(pretty_symbol(f"{expr.vector}_{expr.index}"))
 
     def _print_Softmax(self, expr: Any) -> str:
+        written = softmax_arguments(expr)
+        if written is not None:
+            return f"softmax({', '.join(self._print(a) for a in written)})"
         return str(pretty_symbol(f"{expr.shown}_{expr.index}"))
 
     def _print_Deriv(self, expr: Any) -> str:

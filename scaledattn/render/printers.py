@@ -11,6 +11,7 @@ from typing import Any, NamedTuple
 import mpmath
 import sympy
 from sympy import Add
+from sympy.core.symbol import Str
 from sympy.printing.latex import LatexPrinter
 from sympy.printing.pretty.pretty import PrettyPrinter
 from sympy.printing.pretty.pretty_symbology import pretty_symbol
@@ -18,7 +19,13 @@ from sympy.printing.pretty.stringpict import prettyForm, stringPict
 from sympy.printing.str import StrPrinter
 
 from scaledattn.kernel.vectors import Entry, Softmax
-from scaledattn.render.display import delta_text
+from scaledattn.render.display import (
+    SUBSCRIPTED_LABEL,
+    bound_sums,
+    delta_text,
+    entry_is_named,
+    softmax_arguments,
+)
 
 
 def _named_dimension(e: Any) -> bool:
@@ -67,7 +74,7 @@ class TermPrettyPrinter(PrettyPrinter):
         upper = self._print(e.upper)
         block = prettyForm(*stringPict.stack(upper, prettyForm("Σ"), prettyForm(limits)))
         block.baseline = upper.height()
-        body = self._print(e.body)
+        body = bound_sums(self).printing(e, lambda: self._print(e.body))
         if isinstance(e.body, Add):
             body = prettyForm(*body.parens())
         result = prettyForm(*block.right(" ", body))
@@ -84,10 +91,26 @@ class TermPrettyPrinter(PrettyPrinter):
     def _print_Group(self, e: Any) -> Any:
         return prettyForm(*self._print(e.args[0]).parens())
 
+    def _call(self, name: str, args: Any) -> Any:
+        inner = self._print(args[0])
+        for a in args[1:]:
+            inner = prettyForm(*stringPict.next(inner, ", ", self._print(a)))
+        return prettyForm(*prettyForm(*inner.parens("(", ")")).left(name))
+
     def _print_Entry(self, e: Any) -> Any:
+        if not entry_is_named(e, bound_sums(self).bound):
+            return self._call("entry", (sympy.Symbol(e.vector), e.index, e.dim))
+        if SUBSCRIPTED_LABEL.fullmatch(e.vector):  # b_q_i: no Unicode double subscript
+            return prettyForm(f"{e.vector}_{sympy.sstr(e.index)}")
         return prettyForm(subscripted(e.vector, e.index))
 
     def _print_Softmax(self, e: Any) -> Any:
+        written = softmax_arguments(e)
+        if written is not None:
+            return self._call(
+                "softmax",
+                tuple(sympy.Symbol(a.name) if i in (0, 3) else a for i, a in enumerate(written)),
+            )
         return prettyForm(subscripted(e.shown, e.index))
 
     def _print_Deriv(self, e: Any) -> Any:
@@ -136,7 +159,7 @@ class TermLatexPrinter(LatexPrinter):
         return rf"{e.args[0].name} \cdot {e.args[1].name}"
 
     def _sum(self, e: Any, limits: str) -> str:
-        body = self._print(e.body)
+        body = bound_sums(self).printing(e, lambda: self._print(e.body))
         if isinstance(e.body, Add):
             body = rf"\left({body}\right)"
         return rf"\sum_{{{limits}}}^{{{self._print(e.upper)}}} {body}"
@@ -151,10 +174,19 @@ class TermLatexPrinter(LatexPrinter):
     def _print_Group(self, e: Any) -> str:
         return rf"\left({self._print(e.args[0])}\right)"
 
+    def _call(self, name: str, args: Any) -> str:
+        inner = ", ".join(a.name if isinstance(a, Str) else self._print(a) for a in args)
+        return rf"\mathrm{{{name}}}({inner})"
+
     def _print_Entry(self, e: Any) -> str:
+        if not entry_is_named(e, bound_sums(self).bound):
+            return self._call("entry", e.args)
         return f"{e.vector}_{{{self._print(e.index)}}}"
 
     def _print_Softmax(self, e: Any) -> str:
+        written = softmax_arguments(e)
+        if written is not None:
+            return self._call("softmax", written)
         return f"{e.shown}_{{{self._print(e.index)}}}"
 
     def _print_Deriv(self, e: Any) -> str:

@@ -69,7 +69,7 @@ def test_check_shows_the_softmax_witnesses(check_text: str) -> None:
     )
     assert "central difference of ∂pᵢ/∂sₘ (h = 1e-21): -0.137707612257204 ± " in check_text
     assert "from √2 = 1.4142135623731 at λ = 16, 32, 64, 128" in check_text
-    assert "r = (4, 5/2, 11/2): p'ᵢ = pᵢ = 0.0391125732706874" in check_text
+    assert "r = (4, 5/2, 11/2): softmax(r, i, n, p') = pᵢ = 0.0391125732706874" in check_text
     assert "evaluated directly" in check_text
     assert "No numeric witness yet" not in check_text
 

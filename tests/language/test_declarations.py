@@ -71,11 +71,6 @@ def test_a_malformed_law_in_a_proof_file_is_a_one_line_error_at_its_line() -> No
         parse_document("theorem t: E(X) = 0\nassume: X ~ cauchy\n  = 0\n", is_known_rule)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="open: the gate's model search fits no finite joint law of a correlated pair with"
-    " the jointly Gaussian E[q²k²] = 1 + 2ρ², so these claims are UNDECIDED (no model found)",
-)
 def test_a_covariance_of_q_and_k_correlates_them_in_verify() -> None:
     assert _verdict("Var(q·k) = d_k*(1 + rho**2)", "Cov(q_i, k_i) = rho") == "VERIFIED"
     assert _verdict("E(q·k) = d_k*rho", "Cov(q_i, k_i) = rho") == "VERIFIED"
