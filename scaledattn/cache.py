@@ -1,28 +1,28 @@
-"""Checked theorems kept between runs, so that ``check`` and ``derive`` answer at once.
+"""Checked theorems kept between runs, so that ``check`` answers at once.
 
 What is kept, for each derivation of a proof module (``scaledattn.proofs``): the
-kernel's verdict, the derivation rendered in each format asked for (the audit as
-data is its ``json`` rendering, which ``derive --format json`` and ``check --json``
-print, made only when one of them asks), and its numeric witnesses (the lines
-``check`` prints, the data ``check --json`` prints).
+kernel's certificate of it (or why none could be written) and its numeric witnesses
+(the lines ``check`` prints, the data ``check --json`` prints). No rendering and no
+verdict is read back: ``derive`` renders from the kernel's audit every time.
 
-Why a kept verdict can be trusted (docs/soundness.md, "The theorem cache"):
+Why a kept record cannot make a false VERIFIED (docs/soundness.md, "The theorem cache"):
 
+- A kept certificate is re-checked by the independent checker every time it is read
+  (:func:`second`), and must be of the derivation as built in this process (its name,
+  kind, sides and assumptions). A record the checker does not confirm (a certificate
+  it cannot read yet, one it refuses, a verdict "not verified") is not trusted: the
+  kernel proves the derivation again (:func:`_reproved`). A tampered entry can cause
+  a re-proof, or an alarm if the fresh proof is refused too, never a VERIFIED.
 - The key is a SHA-256 over the bytes of *every* Python file of the installed
-  package (the kernel, the automation, the renderers, the numeric witnesses) and of
-  every proof module, with the versions of Python, SymPy, mpmath and numpy. Editing
-  any of them, or upgrading SymPy, gives another key, and nothing kept under the old
-  one is read.
-- Each record also carries a fingerprint of the derivation as built in this process
-  (its name, statement, assumptions, and every step's rule and claim in SymPy's
-  ``srepr``); a record whose fingerprint differs is recomputed.
-- Only derivations whose module is a proof module loaded from those hashed files
-  are kept; a derivation built elsewhere (a test's, a user's) is checked every time.
-- The file carries a SHA-256 of its own content under the key; a file that does not
-  parse, has another layout, another key or a digest that does not match is
-  ignored and rebuilt, never trusted. The digest catches corruption and edits by
-  hand; the folder is trusted as much as the installed package itself (whoever may
-  write there may as well edit the kernel).
+  package and of every proof module, with the versions of Python, SymPy, mpmath and
+  numpy; each record carries a fingerprint of the derivation as built in this
+  process. Only derivations whose module is a proof module loaded from those hashed
+  files are kept. The file carries a SHA-256 of its own content; a file that does not
+  parse, has another layout, another key or a digest that does not match is ignored
+  and rebuilt. These catch stale records and corruption; an unkeyed digest is no
+  defence against a forger, which is why no kept verdict is read.
+- The numeric witnesses are read as kept (numbers, not verdicts: a forged one can
+  change a "Numbers agree" line, never a VERIFIED).
 
 The folder is ``$SCALEDATTN_CACHE_DIR`` if set, else ``$XDG_CACHE_HOME/scaledattn``,
 else ``~/.cache/scaledattn``. ``SCALEDATTN_NO_CACHE=1`` turns the cache off (so do
@@ -43,7 +43,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-#: Bump when the layout of a record changes.
+#: Bump when the layout of a record changes (4: the gate's fields; no rendering is read).
 FORMAT = 4
 #: Environment variables that turn the cache off.
 OFF = ("SCALEDATTN_NO_CACHE", "SCALEDATTN_FRESH_CACHES", "MUTANT_UNDER_TEST")
@@ -349,24 +349,13 @@ def witness_of(module: Any, derivation: Any) -> Any:
 
 
 def _compute(module: Any, derivation: Any) -> Checked:
-    from scaledattn.certificate import certificate
     from scaledattn.derive import audit_of
-    from scaledattn.errors import CannotCertify
     from scaledattn.numeric.evidence import evidence_line
     from scaledattn.render import to_json
 
     result = audit_of(derivation)
-    cert, unwritten = None, ""
-    if result.verified:
-        try:
-            cert = certificate(result)
-        except CannotCertify as err:
-            unwritten = str(err)
-    model, withheld, alarm = "", "", ""
-    if result.verified:  # the gate: a model of the assumptions, every step true on models
-        from scaledattn.gate import theorem_gate
-
-        model, withheld, alarm = theorem_gate(derivation)
+    cert, unwritten = _certificate_of(result)
+    model, withheld, alarm = _gate_of(result, derivation)
     w = witness_of(module, derivation)
     evaluated = [s for s in w.settings if not s.unsupported]
     # The audit as data (``check --json``) is the json rendering, made when asked
@@ -419,9 +408,60 @@ def _known(module: Any, derivation: Any) -> Checked | None:
     if record is None or "check" not in record:
         return None
     try:
-        return Checked.from_record(record["check"])
+        found = Checked.from_record(record["check"])
     except (KeyError, TypeError, ValueError):
         return None
+    if found.verified and second(derivation, found) == "checked":
+        return found  # the kept certificate, re-checked now: no kept verdict is read
+    # A kept kernel verdict the checker does not confirm (a certificate it cannot read,
+    # or one it refuses: a tampered entry) is not trusted: the kernel proves it again,
+    # and only its numeric witnesses are read from the record.
+    return _reproved(derivation, found)
+
+
+def _reproved(derivation: Any, kept: Checked) -> Checked:
+    """``kept`` with the kernel's verdict and certificate computed now (its witnesses kept)."""
+    from dataclasses import replace
+
+    from scaledattn.derive import audit_of
+
+    result = audit_of(derivation)
+    cert, unwritten = _certificate_of(result)
+    model, withheld, alarm = _gate_of(result, derivation)
+    axioms = tuple(sorted(result.theorem.axioms)) if result.theorem else ()
+    return replace(
+        kept,
+        verified=result.verified,
+        axioms=axioms,
+        certificate=cert,
+        unwritten=unwritten,
+        model=model,
+        withheld=withheld,
+        alarm=alarm,
+    )
+
+
+def _gate_of(result: Any, derivation: Any) -> tuple[str, str, str]:
+    """The gate's model line, why no verdict stands, and its alarm, for a verified audit."""
+    if not result.verified:  # the gate: a model of the assumptions, every step true on models
+        return "", "", ""
+    from scaledattn.gate import theorem_gate
+
+    model, withheld, alarm = theorem_gate(derivation)
+    return model, withheld, alarm
+
+
+def _certificate_of(result: Any) -> tuple[Any, str]:
+    """The certificate of a verified audit and "", or None and why none is written."""
+    from scaledattn.certificate import certificate
+    from scaledattn.errors import CannotCertify
+
+    if not result.verified:
+        return None, ""
+    try:
+        return certificate(result), ""
+    except CannotCertify as err:
+        return None, str(err)
 
 
 def checked(module: Any, derivation: Any) -> Checked:
@@ -477,8 +517,12 @@ def rendered(
 ) -> tuple[str, bool, tuple[str, ...]]:
     """``derivation`` rendered in ``fmt``, whether the kernel verified it, and its axioms.
 
-    Kept from an earlier run or computed now; the axioms are the unchecked rules
-    (``axiom(...)``) the theorem rests on.
+    Rendered now from the kernel's audit (made once per process), never read from the
+    cache: a kept rendering is a verdict in text, which nothing could re-check, so a
+    forged one would print whatever it says (issue 26). Every verdict line in it passes
+    the checker (:func:`scaledattn.certificate.confirm`, SoundnessAlarm otherwise). The
+    axioms are the unchecked rules (``axiom(...)``) the theorem rests on. ``module`` is
+    the derivation's proof module, or None (kept for the callers; nothing is kept).
 
     ``heading`` (Markdown only) is the heading level of the docs pages, e.g. "##".
     """
@@ -486,31 +530,9 @@ def rendered(
     from scaledattn.render import render
     from scaledattn.render.markdown import audit_markdown
 
-    shown_as = f"{fmt}{heading}"
-    kept = store() if module is not None and cacheable(module) else None
-    print_ = ""
-    if kept is not None:
-        print_ = fingerprint(derivation)
-        record = kept.get(derivation.name, print_)
-        if record is not None:
-            shown = record.get("render")
-            axioms = record.get("axioms")
-            if (
-                isinstance(shown, dict)
-                and isinstance(shown.get(shown_as), str)
-                and isinstance(axioms, list)
-            ):
-                return shown[shown_as], record.get("verified") is True, tuple(map(str, axioms))
     result = audit_of(derivation)
     text = audit_markdown(result, heading) if heading else render(result, fmt)
     axioms = tuple(sorted(result.theorem.axioms)) if result.theorem else ()
-    if kept is not None:
-        record = kept.get(derivation.name, print_) or {"fingerprint": print_}
-        shown = {**record.get("render", {}), shown_as: text}
-        kept.put(
-            derivation.name,
-            {**record, "verified": result.verified, "render": shown, "axioms": list(axioms)},
-        )
     return text, result.verified, axioms
 
 

@@ -11,6 +11,11 @@ used as rules come along as ``lemmas``, certificates of their own.
 :func:`doubly_checked` is the checker's verdict on the certificate of a kernel audit, or
 why no certificate could be written (a term the checker's language does not hold: then
 the verdict is not doubly checked); :func:`word` says it in one word for a VERIFIED line.
+:func:`confirm` is the one place a kernel verdict becomes a verdict: every door (the
+renderers' verdict line and JSON, ``derive.prove`` and so the API's Theorem, check-proof,
+the exercises, the calculator, the cache's ``check``) asks it, and it raises
+:class:`~scaledattn.errors.SoundnessAlarm` (exit 70, "please report") when the kernel
+accepted and the checker refuses.
 
 >>> from scaledattn.kernel import Derivation, E, Equation, Step, check, random_variables
 >>> from scaledattn.kernel import audit, rules
@@ -31,7 +36,7 @@ from sympy.core.function import AppliedUndef
 
 from scaledattn.checker import Verdict, check_certificate
 from scaledattn.checker.steps import FORMAT
-from scaledattn.errors import CannotCertify
+from scaledattn.errors import CannotCertify, SoundnessAlarm
 from scaledattn.kernel import Audit, Equivalence, Instance, Theorem
 from scaledattn.kernel import assumptions as A  # noqa: N812
 from scaledattn.kernel import expr as X  # noqa: N812
@@ -246,15 +251,64 @@ def word(result: Audit) -> str:
     return found
 
 
+#: How the checker's driver begins the reason of a certificate it could not read (its
+#: catch-all: a term past its bounds, a field missing; ``checker/steps.py``). Every refusal
+#: of a step it read begins with a fixed text of its own, never with this, and never with
+#: a name of the certificate's (tests/checker/test_doors.py reads the driver for it).
+READ_FAILURE = "cannot read the certificate: "
+
+
+def alarm_text(name: str, said: str) -> str:
+    """The alarm when the kernel accepted ``name`` and the checker's word ``said`` refuses it.
+
+    It names the step and the checker's reason (the refusal says both) and asks for a
+    report; it never says the derivation is verified.
+    """
+    return (
+        f"soundness alarm: the kernel accepted {name}, but the independent checker refuses"
+        f" its certificate: {said.removeprefix('refused: ')}. Both must accept a derivation,"
+        " so the verdict is withheld (please report it)"
+    )
+
+
+def confirm(result: Audit) -> str:
+    """The checker's word on a kernel audit, raising the alarm when the two disagree.
+
+    "checked" (the kernel and the checker accept: doubly checked), "unread: why" (the
+    kernel accepts, the checker cannot read it yet: the kernel's word only, never said
+    to be doubly checked), or "" (the kernel did not verify it). When the kernel accepts
+    and the checker refuses: :class:`~scaledattn.errors.SoundnessAlarm`, whose text is
+    :func:`alarm_text`. One checker run per audit (:func:`word` keeps its word).
+    """
+    said = word(result)
+    if said.startswith("refused"):
+        raise SoundnessAlarm(alarm_text(result.derivation.name, said))
+    return said
+
+
+def confirm_theorem(t: Theorem) -> str:
+    """:func:`confirm` for a Theorem the kernel issued (``scaledattn.kernel.check``'s).
+
+    Its audit is the one kept when it was noted (:func:`note`), else the kernel's audit
+    of its derivation again: "checked" or "unread: why", or SoundnessAlarm.
+    """
+    return confirm(_lemma_audit(t))
+
+
 def judge(derivation: Any, verdict: Verdict) -> str:
     """The word on a verdict: "checked", "unread: why" or "refused: why".
 
     "checked" only when the certificate the checker accepted is of ``derivation`` itself
-    (its name, kind, sides and assumptions); a refusal is "unread" only when the checker
-    says so (never by what its text happens to hold).
+    (its name, kind, sides and assumptions). A refusal is "unread" when the checker says
+    so by its flag, or by the reason its driver gives a certificate it could not read
+    (:data:`READ_FAILURE`, a prefix of its own text, never searched for in the rest: a
+    term past its bounds is not read, so there is no disagreement, and nothing doubly
+    checked); else "refused", the alarm (:func:`confirm`).
     """
-    if verdict.refusal is not None:
-        return f"{'unread' if verdict.refusal.unread else 'refused'}: {verdict.refusal}"
+    refusal = verdict.refusal
+    if refusal is not None:
+        unread = refusal.unread or refusal.reason.startswith(READ_FAILURE)
+        return f"{'unread' if unread else 'refused'}: {refusal}"
     from scaledattn.checker.facts import read_fact
     from scaledattn.checker.terms import read
 

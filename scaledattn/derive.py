@@ -35,7 +35,7 @@ from sympy.printing.pretty.pretty_symbology import pretty_symbol
 from sympy.printing.pretty.stringpict import prettyForm
 
 from scaledattn import explain, strings
-from scaledattn.certificate import note
+from scaledattn.certificate import confirm, note
 from scaledattn.kernel import (
     Assumption,
     Audit,
@@ -137,7 +137,7 @@ class Proof(Derivation):
         return audit_of(self)
 
     def theorem(self) -> Theorem:
-        """The proved Theorem, or the kernel's first ProofError."""
+        """The proved Theorem (kernel and checker, :func:`prove`), or the first ProofError."""
         return prove(self)
 
     def __str__(self) -> str:
@@ -270,8 +270,14 @@ def audit_of(derivation: Derivation) -> Audit:
 
 
 def prove(derivation: Derivation) -> Theorem:
-    """The Theorem of ``derivation``, or the kernel's first ProofError."""
+    """The Theorem of ``derivation``, or the kernel's first ProofError.
+
+    The API's Theorem passes both: the kernel's and the independent checker's
+    (:func:`scaledattn.certificate.confirm`). When the kernel accepts and the checker
+    refuses, :class:`~scaledattn.errors.SoundnessAlarm` (a bug; please report it).
+    """
     result = audit_of(derivation)
     if result.theorem is None:
         raise result.errors[0]
+    confirm(result)
     return result.theorem

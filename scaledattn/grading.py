@@ -20,6 +20,7 @@ from fractions import Fraction
 import sympy
 from sympy import Expr
 
+from scaledattn.certificate import confirm
 from scaledattn.derive import audit_of
 from scaledattn.kernel import Derivation
 from scaledattn.kernel.expr import rebuild
@@ -48,10 +49,11 @@ class ExerciseVerdict:
 
 def _rhs(derivation: Derivation) -> Expr | None:
     """The right side of the derivation's Theorem, or None if the kernel refused it."""
-    theorem = audit_of(derivation).theorem
-    if theorem is None:
+    audited = audit_of(derivation)
+    if audited.theorem is None:
         return None
-    rhs = theorem.statement.rhs
+    confirm(audited)  # an exercise's answer passes the checker too (else SoundnessAlarm)
+    rhs = audited.theorem.statement.rhs
     result: Expr = rebuild(rhs.rhs if isinstance(rhs, sympy.Equality) else rhs)
     return result
 

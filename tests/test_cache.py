@@ -77,27 +77,52 @@ def test_a_warm_check_prints_what_a_cold_one_prints_without_the_kernel(
     cold = [_run(["check"]), _run(["check", "--json"])]
     assert len(computed) == sum(len(m.derivations) for m in theorem_modules())
     _forget_in_process(monkeypatch)
+    kept = cache.Store.load().records
+    # a certificate the checker cannot read yet: the kernel's verdict is not read from the cache
+    unread = {
+        name
+        for name, r in kept.items()
+        if cache.second(find_derivation(name), cache.Checked.from_record(r["check"])) != "checked"
+    }
+    audited: list[str] = []
+    audit_of = cache_audit_of()
+
+    def only_the_unread(d: Any) -> Any:
+        audited.append(d.name)
+        assert d.name in unread, f"a warm check ran the kernel on {d.name}"
+        return audit_of(d)
 
     def no_kernel(*args: Any) -> Any:
         raise AssertionError("a warm check ran the kernel")
 
     monkeypatch.setattr(cache, "_compute", no_kernel)
-    monkeypatch.setattr("scaledattn.derive.audit_of", no_kernel)
-    warm = [_run(["check"]), _run(["check", "--json"])]
-    assert warm == cold
+    monkeypatch.setattr("scaledattn.derive.audit_of", only_the_unread)
+    warm = _run(["check"])
+    assert warm == cold[0]
+    assert set(audited) == unread
+    monkeypatch.undo()  # check --json renders every audit: the kernel runs for it
+    assert _run(["check", "--json"]) == cold[1]
     assert cold[0][0] == 0
     assert json.loads(cold[1][1])["verified"] is True
 
 
+def cache_audit_of() -> Callable[[Any], Any]:
+    """The kernel's audit, as ``scaledattn.derive`` has it before a test replaces it."""
+    from scaledattn.derive import audit_of
+
+    return audit_of
+
+
 @pytest.mark.parametrize("fmt", ["text", "latex", "markdown", "json"])
-def test_a_warm_derive_prints_what_a_cold_one_prints(
+def test_a_warm_derive_prints_what_a_cold_one_prints_and_keeps_no_rendering(
     private_cache: Path, monkeypatch: pytest.MonkeyPatch, fmt: str
 ) -> None:
     cold = _run(["derive", "exercise3_scale", "--format", fmt])
     _forget_in_process(monkeypatch)
-    monkeypatch.setattr("scaledattn.derive.audit_of", lambda d: pytest.fail("kernel ran"))
     assert _run(["derive", "exercise3_scale", "--format", fmt]) == cold
     assert cold[0] == 0
+    kept = cache.Store.load().records  # a rendering is a verdict in text: never kept
+    assert not any("render" in record for record in kept.values())
 
 
 @pytest.mark.parametrize(

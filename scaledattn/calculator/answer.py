@@ -26,6 +26,7 @@ from typing import Any
 import sympy
 from sympy import Expr
 
+from scaledattn.certificate import confirm
 from scaledattn.derive import audit_of, prove
 from scaledattn.errors import CannotDerive, InvalidArgument
 from scaledattn.kernel import Derivation, Dot, E, Equation, Equivalence, RandomVector, Theorem, Var
@@ -322,6 +323,7 @@ def answer(quantity: str, s: AttentionSetting) -> Answer:
     result = audit_of(derivation)
     if result.theorem is None:
         raise _refusal(derivation, s)
+    confirm(result)  # the kernel's and the checker's (else SoundnessAlarm), as in prove
     return Answer(
         "scale", _closed_form(result.theorem), result.theorem, (lemma, derivation), s,
         provenance(s),

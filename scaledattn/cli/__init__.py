@@ -2,7 +2,8 @@
 
 Exit codes (:mod:`scaledattn.cli.exits`): 0 success (everything verified, or a claim
 computed or consistent), 1 a proof or numeric check failed, 2 bad input or usage (a
-one-line message, never a traceback), 3 undecided, 4 verified modulo an axiom. Each
+one-line message, never a traceback), 3 undecided, 4 verified modulo an axiom, 70 the
+soundness alarm or an internal error (a bug: "please report"). Each
 command module exposes ``register(subparsers)``; add a module to COMMANDS to add its
 commands (``docs``, which runs commands itself, is handed :func:`main` instead of
 importing it). A command module

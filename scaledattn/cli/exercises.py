@@ -17,7 +17,12 @@ def register(sub: Any) -> None:
 
 
 def cmd_exercises(args: argparse.Namespace) -> int:
-    """Print each exercise: question, enumeration, derivations, verdict; exit 1 on a failure."""
+    """Print each exercise: question, enumeration, derivations, verdict; exit 1 on a failure.
+
+    A verdict says whether the checker checked its derivations too; a derivation the
+    kernel accepts and the checker refuses is the alarm (SoundnessAlarm, exit 70).
+    """
+    from scaledattn.certificate import confirm
     from scaledattn.derive import audit_of
     from scaledattn.grading import verdicts as exercise_verdicts
     from scaledattn.render import audit_json, render, to_json
@@ -43,6 +48,7 @@ def cmd_exercises(args: argparse.Namespace) -> int:
             )
         )
         return 0 if all(v.ok for v in verdicts) else 1
+    doubly = True
     for n, v in enumerate(verdicts):
         if n:
             print()
@@ -53,13 +59,18 @@ def cmd_exercises(args: argparse.Namespace) -> int:
                 print()
                 print(render(audit_of(d), args.format))
         print()
-        verdict = "VERIFIED" if v.ok else "REJECTED"
+        verdict = "REJECTED"
+        if v.ok:
+            unread = [d.name for d in v.derivations if confirm(audit_of(d)) != "checked"]
+            verdict = "VERIFIED (kernel + checker)" if not unread else "VERIFIED (kernel only)"
+            doubly &= not unread
         print(f"Verdict: {verdict} — {v.answer}")
     ok = sum(v.ok for v in verdicts)
     steps = sum(len(d.steps) for v in verdicts for d in v.derivations)
+    by = "the kernel and the checker" if doubly and ok else "the kernel"
     print()
     print(
-        f"{ok} of {len(verdicts)} exercises verified: {steps} steps checked by the kernel,"
+        f"{ok} of {len(verdicts)} exercises verified: {steps} steps checked by {by},"
         " each answer compared with an exact enumeration."
     )
     return 0 if ok == len(verdicts) else 1

@@ -2,7 +2,9 @@
 
 0 success (everything verified), 1 a proof or numeric check failed, 2 bad input or
 usage (one line, never a traceback), 3 undecided, 4 verified modulo an axiom, 70 a
-bug in scaledattn.
+bug in scaledattn: the soundness alarm (a step the kernel accepted is false in a model,
+or the kernel accepts what the independent checker refuses; "please report") or an
+internal error.
 """
 
 from __future__ import annotations

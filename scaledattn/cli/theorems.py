@@ -12,13 +12,7 @@ import json
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
-from scaledattn.cli.exits import (
-    EXIT_FAILED,
-    EXIT_INTERNAL,
-    EXIT_MODULO_AXIOM,
-    EXIT_OK,
-    EXIT_UNDECIDED,
-)
+from scaledattn.cli.exits import EXIT_FAILED, EXIT_MODULO_AXIOM, EXIT_OK, EXIT_UNDECIDED
 from scaledattn.errors import SoundnessAlarm
 
 if TYPE_CHECKING:
@@ -102,7 +96,11 @@ def _exit(verified: bool, axioms: bool) -> int:
 
 
 def cmd_derive(args: argparse.Namespace) -> int:
-    """Render a derivation (or a rule's card); exit 1 on a rejected step, 4 on an axiom."""
+    """Render a derivation (or a rule's card); exit 1 on a rejected step, 4 on an axiom.
+
+    A derivation the kernel accepts and the checker refuses prints nothing: SoundnessAlarm
+    (exit 70).
+    """
     from scaledattn.cache import rendered, store
     from scaledattn.citations import open_name, rule_card
     from scaledattn.kernel import Rule
@@ -116,10 +114,12 @@ def cmd_derive(args: argparse.Namespace) -> int:
         from scaledattn.render.proof import proof_document
 
         result = audit_of(derivation)
-        if result.verified:  # the gate, as below
+        if result.verified:  # the gate and the checker, as below
+            from scaledattn.certificate import confirm
             from scaledattn.gate import check_steps
 
             check_steps(result.derivation)
+            confirm(result)
         print(proof_document(result), end="")
         return _exit(result.verified, bool(result.theorem and result.theorem.axioms))
     module = next(
@@ -127,9 +127,12 @@ def cmd_derive(args: argparse.Namespace) -> int:
     )
     text, verified, axioms = rendered(module, derivation, args.format)
     if verified:  # the gate: each step true on models of its context (else exit 70)
+        from scaledattn.certificate import confirm
+        from scaledattn.derive import audit_of
         from scaledattn.gate import check_steps
 
         check_steps(derivation)
+        confirm(audit_of(derivation))  # the checker too, whatever the format (else exit 70)
     print(text)
     kept = store()
     if kept is not None:
@@ -156,10 +159,11 @@ def cmd_check(args: argparse.Namespace) -> int:
 
     alarms = [(d, second(d, c)) for _, d, c in rows if c.verified]
     alarms = [(d, word) for d, word in alarms if word.startswith("refused")]
-    if alarms:
-        for d, word in alarms:
-            print(f"ALARM: the kernel accepts {d.name} but the checker {word}; please report")
-        return EXIT_INTERNAL
+    if alarms:  # the kernel accepts, the checker refuses: nothing is printed as verified
+        from scaledattn.certificate import alarm_text
+
+        more = f" (and {len(alarms) - 3} more)" if len(alarms) > 3 else ""
+        raise SoundnessAlarm("; ".join(alarm_text(d.name, w) for d, w in alarms[:3]) + more)
     stepped = [c.alarm for _, _, c in rows if c.alarm]
     if stepped:  # the gate: a step the kernel accepted is false in a model (exit 70)
         raise SoundnessAlarm(stepped[0])

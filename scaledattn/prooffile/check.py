@@ -27,6 +27,7 @@ from sympy.logic.boolalg import Boolean
 
 from scaledattn.automation.consistency import inconsistency, kept_defaults
 from scaledattn.automation.rewrite import key
+from scaledattn.certificate import confirm, note
 from scaledattn.derive import audit_of
 from scaledattn.errors import ProofFileError
 from scaledattn.gate import NO_MODEL, check_steps, model_found, model_line
@@ -125,6 +126,9 @@ class TheoremVerdict:
     #: Why no verdict is given ("" when one is): no model of the assumptions was found,
     #: or they are inconsistent.
     withheld: str = ""
+    #: The independent checker's word on a verified theorem (``certificate.confirm``):
+    #: "checked" or "unread: why"; "" when not verified (a refusal raised the alarm).
+    checker: str = ""
 
     @property
     def verified(self) -> bool:
@@ -435,8 +439,11 @@ class Checker:
                     )  # fmt: skip
                 verdict.steps.append(step)
             prev = written.claim
+        note(verdict.audit)  # its certificate, when a later theorem cites it
         if verdict.verified and not self.bare:  # the gate: every step true on models
             check_steps(completed)  # (the library's lemmas: tests/gate/test_steps.py)
+            # and the independent checker: its refusal is an alarm (SoundnessAlarm)
+            verdict.checker = confirm(verdict.audit)
         if verdict.verified and verdict.audit.theorem is not None:
             self.theorems[block.name] = verdict.audit.theorem
         return verdict

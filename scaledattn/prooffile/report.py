@@ -12,6 +12,7 @@ from typing import Any
 
 from scaledattn.prooffile.check import StepVerdict, TheoremVerdict
 from scaledattn.render.proof import proof_term
+from scaledattn.render.text import checker_suffix
 
 __all__ = ["report_json", "report_text", "verdict_line"]
 
@@ -95,7 +96,8 @@ def verdict_line(v: TheoremVerdict) -> str:
     if v.verified:
         n = len(v.audit.derivation.steps) if v.audit else 0
         gaps = f"; {v.gaps} gap{'s' if v.gaps != 1 else ''} bridged" if v.gaps else ""
-        return f"VERIFIED {v.block.name}: {n} kernel step{'s' if n != 1 else ''}{gaps}"
+        said = checker_suffix(v.checker)
+        return f"VERIFIED {v.block.name}: {n} kernel step{'s' if n != 1 else ''}{gaps}{said}"
     if v.withheld:
         return f"UNDECIDED {v.block.name}: {v.withheld}"
     bad = [f"step {s.number} (line {s.line})" for s in v.steps if s.status == "rejected"]
@@ -154,6 +156,7 @@ def report_json(path: str, verdicts: list[TheoremVerdict], blocks: int = 0) -> d
                 "problems": v.problems,
                 "model": v.model,
                 "withheld": v.withheld,
+                "checker": v.checker,
                 "steps": [
                     {
                         "step": s.number,

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from scaledattn import strings
+from scaledattn.certificate import confirm
 from scaledattn.derive import audit_of
 from scaledattn.errors import InvalidArgument
 from scaledattn.kernel import Audit, Derivation
@@ -57,11 +58,14 @@ def run(derivations: Sequence[Derivation], fmt: str = "text") -> int:
 
     Undecided: the kernel accepted it, but no model of its assumptions was found (the
     gate's check, :func:`scaledattn.render.text.withheld_reason`); ``Audit.verified``
-    alone is the kernel's word on the steps, not a verdict.
+    alone is the kernel's word on the steps, not a verdict. A derivation the kernel
+    accepts and the checker refuses raises SoundnessAlarm (:func:`~scaledattn.certificate.confirm`).
     """
-    failed, undecided = [], []
+    failed, undecided, unread = [], [], []
     for n, d in enumerate(derivations):
         result = audit_of(d)
+        if confirm(result).startswith("unread"):  # a refusal is an alarm (SoundnessAlarm)
+            unread.append(d.name)
         if n:
             print()
         print(render(result, fmt))
@@ -76,5 +80,6 @@ def run(derivations: Sequence[Derivation], fmt: str = "text") -> int:
     if undecided:
         print(f"Verdict: UNDECIDED — no model of the assumptions of {', '.join(undecided)}")
         return 3
-    print(f"Verdict: VERIFIED — all {len(derivations)} derivations checked by the kernel")
+    also = f"; not read by the checker yet: {', '.join(unread)}" if unread else " and the checker"
+    print(f"Verdict: VERIFIED — all {len(derivations)} derivations checked by the kernel{also}")
     return 0

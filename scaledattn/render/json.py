@@ -6,6 +6,7 @@ import json
 import math
 from typing import Any
 
+from scaledattn.certificate import confirm
 from scaledattn.errors import InvalidArgument
 from scaledattn.kernel import Audit
 from scaledattn.render.display import (
@@ -22,12 +23,17 @@ from scaledattn.render.text import withheld_reason
 def audit_json(audit: Audit) -> dict[str, Any]:
     """``{theorem, statement, verified, steps: [{rule, expr, latex, verified, note}], …}``.
 
+    ``checker`` is the independent checker's word on a verified derivation: "checked"
+    (doubly checked) or "unread: why" (the kernel's word only); "" when the kernel did
+    not verify it. A kernel verdict the checker refuses raises SoundnessAlarm instead.
+
     ``certificate`` holds the same derivation (and the theorems it cites) in the proof
     format, which ``scaledattn check-proof`` reads back and re-checks.
     """
     d = audit.derivation
     lhs, relation, rhs = statement_parts(d.statement)
     used = audit.theorem.used if audit.theorem is not None else frozenset()
+    checker = confirm(audit)  # the checker's word; its refusal is an alarm (SoundnessAlarm)
     undecided = withheld_reason(d) if audit.theorem is not None else ""  # the gate
     return {
         "theorem": d.name,
@@ -36,6 +42,7 @@ def audit_json(audit: Audit) -> dict[str, Any]:
         "statement_latex": statement_tex(audit),
         "verified": audit.verified and not undecided,
         "undecided": undecided,
+        "checker": checker,
         "assumptions": [str(a) for a in d.assumptions],
         "assumptions_used": [str(a) for a in d.assumptions if a in used],
         "carried_by_symbols": list(carried_assumptions(d)),

@@ -16,13 +16,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from scaledattn.certificate import confirm_theorem
 from scaledattn.derive import Proof, audit_of
 from scaledattn.kernel import Derivation, Theorem
 from scaledattn.kernel.theorem import NOTEBOOK
 from scaledattn.render.display import assumption_text, carried_assumptions, modulo_axioms
 from scaledattn.render.latex import audit_latex, chain_latex, rule_tex, statement_tex
 from scaledattn.render.markdown import MATH_WIDTH, audit_markdown
-from scaledattn.render.text import audit_text, verified_line, withheld_reason
+from scaledattn.render.text import audit_text, checker_suffix, verified_line, withheld_reason
 
 __all__ = ["notebook_latex", "notebook_markdown", "notebook_text", "register"]
 
@@ -61,11 +62,12 @@ def notebook_markdown(shown: Derivation | Theorem) -> str:
         d, word = shown.derivation, "Theorem"
         assumed = [a for a in d.assumptions if a in shown.used]
         which, chain = "used by the kernel", _chain(d, r" \ \checkmark")
+        said = confirm_theorem(shown)  # the checker's word; its refusal is an alarm
         reason = withheld_reason(d)  # the gate: no VERIFIED without a model
         verdict = (
             f"**UNDECIDED {d.name}: the kernel accepted it, but {reason}**"
             if reason
-            else f"**{verified_line(d, shown)}**"
+            else f"**{verified_line(d, shown)}{checker_suffix(said)}**"
         )
     else:
         d, word, assumed = shown, "Derivation", list(shown.assumptions)

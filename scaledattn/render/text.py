@@ -7,7 +7,7 @@ from typing import Any
 
 from sympy.printing.pretty.stringpict import prettyForm, stringPict
 
-from scaledattn.certificate import word
+from scaledattn.certificate import confirm
 from scaledattn.errors import ProofError
 from scaledattn.kernel import Audit, Derivation, Equivalence, Theorem
 from scaledattn.render.diagnose import diagnosis
@@ -155,28 +155,33 @@ def withheld_reason(d: Derivation) -> str:
 def verdict_line(audit: Audit) -> str:
     """One line: VERIFIED or REJECTED, with the count of steps and the assumptions used.
 
+    A VERIFIED line says whether the independent checker checked it too
+    (:func:`checker_suffix`); when the kernel accepts and the checker refuses, there is no
+    line: :func:`scaledattn.certificate.confirm` raises SoundnessAlarm (exit 70).
     An accepted derivation whose assumptions have no model the gate finds
     (:func:`withheld_reason`) is UNDECIDED instead: ``Audit.verified`` is the kernel's
     word on the steps, not a verdict.
     """
     d = audit.derivation
     if audit.theorem is not None:
+        said = confirm(audit)  # the independent checker's word; its refusal is an alarm
         reason = withheld_reason(d)  # the gate: no VERIFIED without a model
         if reason:
             return (
                 f"UNDECIDED {d.name}: the kernel accepted its {plural(len(d.steps), 'step')},"
                 f" but {reason}, so nothing follows from them (not a verdict)"
             )
-        line = verified_line(d, audit.theorem)
-        said = word(audit)  # the independent checker's word (docs/trust.md)
-        if said == "checked":
-            return line + "; VERIFIED (kernel + checker)"
-        if said.startswith("refused"):
-            return line + f"; refused by the checker, not confirmed (kernel only): {said[9:]}"
-        return line + ("; not read by the checker yet (kernel only)" if said else "")
+        return verified_line(d, audit.theorem) + checker_suffix(said)
     first = audit.errors[0]
     where = f"step {first.step}" if first.step else "statement"
     return f"REJECTED {d.name}: {where} ({type(first).__name__}, rule {first.rule or '-'})"
+
+
+def checker_suffix(said: str) -> str:
+    """The end of a VERIFIED line: the checker's word ``said`` (:func:`confirm`'s)."""
+    if said == "checked":
+        return "; VERIFIED (kernel + checker)"
+    return "; not read by the checker yet (kernel only)"
 
 
 def verified_line(d: Derivation, theorem: Theorem) -> str:

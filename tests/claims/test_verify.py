@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from scaledattn.claims import Verdict, verify
 from scaledattn.claims.outcome import Result
 from scaledattn.claims.report import result_text
-from scaledattn.errors import InvalidArgument
+from scaledattn.errors import InvalidArgument, SoundnessAlarm
 from scaledattn.kernel import Derivation
 from scaledattn.numeric.evidence import derivation_evidence
 from tests.profiles import bounded
@@ -264,6 +264,9 @@ def test_every_claim_of_the_grammar_gets_a_verdict_or_a_one_line_refusal(text: s
         result = verify(text)
     except InvalidArgument as err:
         message = str(err)
+    except SoundnessAlarm as err:  # kernel and checker disagree: the alarm, never VERIFIED
+        message = str(err)  # (the checker's gaps: tests/checker/test_doors.py)
+        assert "please report" in message
     else:
         assert result.verdict in Verdict
         if result.verdict is U:
