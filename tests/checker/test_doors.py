@@ -25,7 +25,7 @@ from scaledattn.checker import Refusal, Verdict
 from scaledattn.claims import compare
 from scaledattn.cli import main
 from scaledattn.derive import audit_of, calc, prove
-from scaledattn.errors import SoundnessAlarm
+from scaledattn.errors import CannotCertify, SoundnessAlarm
 from scaledattn.kernel import E, Var, check, random_variables
 from scaledattn.kernel.rules import variance_def
 from scaledattn.registry import find_derivation, theorem_modules
@@ -178,7 +178,18 @@ def test_a_mutated_kernels_false_theorem_is_an_alarm_in_the_api(
         render(audit_of(d), "text")
 
 
-def test_a_derivation_the_checker_cannot_read_is_said_so_never_doubly_checked() -> None:
+def test_a_derivation_the_checker_cannot_read_is_said_so_never_doubly_checked(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # Every built-in theorem is read by the checker: the writer is made to fail on one.
+    def unwritable(result: Any) -> Any:
+        raise CannotCertify("a term the test keeps from the checker's language")
+
+    monkeypatch.setattr(certificate, "certificate", unwritable)
+    monkeypatch.setattr(certificate, "_WORDS", {})
+    monkeypatch.setenv("SCALEDATTN_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(cache, "_CHECKED", {})
+    monkeypatch.setattr(cache, "_STORE", [])
     code, out, _ = _run(["derive", "saturation_limits"])
     assert code == 0
     assert out.rstrip().endswith("; not read by the checker yet (kernel only)")
