@@ -412,7 +412,17 @@ def _known(module: Any, derivation: Any) -> Checked | None:
     except (KeyError, TypeError, ValueError):
         return None
     if found.verified and second(derivation, found) == "checked":
-        return found  # the kept certificate, re-checked now: no kept verdict is read
+        # The kept certificate, re-checked now: no kept verdict is read. Nor a kept model:
+        # a record whose "withheld" was cleared would turn an UNDECIDED (no model of the
+        # assumptions, from which 1 = 0 follows) into a VERIFIED, so the model search runs
+        # again (a few milliseconds a theorem). The kept step alarm is read: the checker
+        # has just confirmed every step, and the alarm only doubles that.
+        from dataclasses import replace
+
+        from scaledattn.gate.models import context_model
+
+        model, withheld = context_model(derivation)
+        return replace(found, model=model, withheld=withheld)
     # A kept kernel verdict the checker does not confirm (a certificate it cannot read,
     # or one it refuses: a tampered entry) is not trusted: the kernel proves it again,
     # and only its numeric witnesses are read from the record.

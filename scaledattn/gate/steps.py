@@ -48,7 +48,7 @@ from sympy.logic.boolalg import Boolean
 
 from scaledattn.errors import SoundnessAlarm
 from scaledattn.gate import models
-from scaledattn.gate.models import describe, model_line, too_large
+from scaledattn.gate.models import describe, too_large
 from scaledattn.kernel import Axiom, Derivation
 from scaledattn.numeric.semantics import World, compare, meanings, value
 from scaledattn.numeric.semantics import show as show_number
@@ -115,10 +115,7 @@ def _rule_name(rule: Any) -> str:
 
 def step_alarm(derivation: Derivation, *, seed: int = 0) -> str:
     """'' when every step agrees on the models drawn; else the alarm's text (step, model)."""
-    alarm, worlds = _judged(derivation, seed)
-    _LAST_WORLDS.clear()  # only the last one's, for theorem_gate right after
-    _LAST_WORLDS[id(derivation)] = (derivation, worlds)
-    return alarm
+    return _judged(derivation, seed)[0]
 
 
 def _judged(derivation: Derivation, seed: int) -> tuple[str, list[World]]:
@@ -149,23 +146,11 @@ def theorem_gate(derivation: Derivation) -> tuple[str, str, str]:
     """(model line, why the verdict is withheld, step alarm) of a derivation the kernel accepted.
 
     Both halves of the gate at once, as ``check`` asks them of each built-in theorem: the
-    models its steps are evaluated in are models of all its assumptions (each drawn
-    world is checked by the semantics), so the first is its model line; the model search
-    of :func:`~scaledattn.gate.models.context_model` runs only when none was drawn (a law
-    too large to enumerate, say). The results are kept as :func:`kept_alarm` and
-    :func:`~scaledattn.gate.models.context_model` keep theirs.
+    model line is :func:`~scaledattn.gate.models.context_model`'s, the one a warm
+    ``check`` finds again (the theorem cache never supplies it). The results are kept
+    as :func:`kept_alarm` and :func:`~scaledattn.gate.models.context_model` keep theirs.
     """
     alarm = kept_alarm(derivation)  # (kept: no second evaluation in this process)
-    if not derivation.assumptions:
-        return "", "", alarm
-    known = models.known_model(derivation)
-    if known is not None:
-        return known[0], known[1], alarm
-    last = _LAST_WORLDS.pop(id(derivation), None)
-    if last is not None and last[0] is derivation and last[1]:
-        line = model_line(last[1][0], derivation.assumptions)
-        models.remember_model(derivation, line, "")
-        return line, "", alarm
     line, reason = models.context_model(derivation)
     return line, reason, alarm
 
@@ -184,8 +169,6 @@ def _shown(term: Any, world: World) -> str:
         return "random" if world.outcomes else "undefined"
 
 
-#: The models the last derivation judged was evaluated in (for :func:`theorem_gate`).
-_LAST_WORLDS: dict[int, tuple[Derivation, list[World]]] = {}
 #: Derivations whose steps passed (by identity, the derivation kept alive with its entry).
 _PASSED: dict[int, Derivation] = {}
 _PASSED_KEPT = 2048

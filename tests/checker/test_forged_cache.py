@@ -161,3 +161,25 @@ def test_a_kept_kernel_verdict_the_checker_cannot_read_is_not_trusted(
     code, out = _run(["check", "--brief"])
     assert code == 1
     assert "REJECTED by the kernel: dot_product_variance" in out
+
+
+def test_a_kept_model_of_the_assumptions_is_not_trusted(
+    private_cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a forged "a model was found" (the kept reason for no verdict cleared) must not make
+    # a VERIFIED: the model search runs again; here a stand-in search that finds none
+    from scaledattn.gate import models
+
+    _run(["check", "--brief"])
+
+    def forged_model(records: Any) -> None:
+        kept = records["dot_product_variance"]["check"]
+        kept.update(model="a model of the assumptions: a forged one", withheld="")
+
+    _forge(private_cache, monkeypatch, forged_model)
+    monkeypatch.setattr(models, "_WITHHELD", {})
+    monkeypatch.setattr(models, "model_found", lambda terms, assumptions: (None, False))
+    code, out = _run(["check"])
+    assert code == 3
+    assert "a forged one" not in out
+    assert "UNDECIDED" in out
