@@ -91,6 +91,7 @@ class Point:
         self.positive = {f[1][1] for f in facts if f and f[0] == "positive"}
         self.ranges = [f for f in facts if f and f[0] == "range"]
         self.outcome = 0
+        self.resolving: set[str] = set()
 
     def _small(self) -> Fraction:
         return Fraction(self.rng.randint(-12, 12), self.rng.choice((1, 2, 3)))
@@ -99,6 +100,9 @@ class Point:
         """The value of a free symbol, drawn once, as its letters allow."""
         if name in self.symbols:
             return self.symbols[name]
+        if name in self.resolving:
+            raise Skip("a range declared through itself")
+        self.resolving.add(name)
         for f in self.ranges:  # ("range", i, n): 1 <= i <= n
             if f[1][0] == "sym" and f[1][1] == name:
                 top = _int(evaluate(f[2], self, {}))
@@ -132,9 +136,12 @@ def evaluate(t: Data, at: Point, bound: dict[str, Value]) -> Value:
     return _check(_eval(t, at, bound))
 
 
-def _eval(t: Data, at: Point, bound: dict[str, Value]) -> Value:  # noqa: C901, PLR0911, PLR0912
+def _eval(t: Data, at: Point, bound: dict[str, Value]) -> Value:
     tag = t[0]
-    ev = lambda u: evaluate(u, at, bound)  # noqa: E731
+
+    def ev(u: Data) -> Value:
+        return evaluate(u, at, bound)
+
     if tag == "num":
         return Fraction(t[1])
     if tag == "sym":
@@ -164,7 +171,8 @@ def _eval(t: Data, at: Point, bound: dict[str, Value]) -> Value:  # noqa: C901, 
             raise Undefined("log of a non-positive number")
         return Fraction(0) if x == 1 else math.log(float(x))
     if tag == "abs":
-        return abs(ev(t[1]))
+        x = ev(t[1])
+        return -x if x < 0 else x
     if tag == "delta":
         return Fraction(1) if close(ev(t[1]), ev(t[2])) else Fraction(0)
     if tag in ("sum", "cross"):
@@ -176,12 +184,12 @@ def _eval(t: Data, at: Point, bound: dict[str, Value]) -> Value:  # noqa: C901, 
         names = [t[2][1]] if tag == "sum" else [t[2][1], t[3][1]]
         total = Fraction(0)
         for i in range(1, top + 1):
-            for j in range(1, top + 1) if tag == "cross" else (None,):
+            for j in range(1, top + 1) if tag == "cross" else (0,):
                 if j == i:
                     continue
                 inner = dict(bound)
                 inner[names[0]] = Fraction(i)
-                if j is not None:
+                if j:
                     inner[names[1]] = Fraction(j)
                 total = _check(total + evaluate(t[1], at, inner))
         return total
@@ -203,32 +211,32 @@ def _eval(t: Data, at: Point, bound: dict[str, Value]) -> Value:  # noqa: C901, 
         n = _int(ev(t[3]))
         if n is None or n < 0 or n > MAX_TERMS:
             raise Skip("a dot product of no natural dimension")
-        total = Fraction(0)
+        acc: Value = Fraction(0)
         for i in range(1, n + 1):
             q = at.cell(("comp", t[1], Fraction(i), at.outcome))
             k = at.cell(("comp", t[2], Fraction(i), at.outcome))
-            total = _check(total + q * k)
-        return total
+            acc = _check(acc + q * k)
+        return acc
     if tag in ("E", "Var", "Cov", "Std"):
         return _moment(t, at, bound)
     if tag == "entry":
-        i = ev(t[2])
+        idx = ev(t[2])
         d = at.defines.get(t[1])
         if d is not None:  # ("define", name, body, j, n): x_i = body(i)
             inner = dict(bound)
-            inner[d[3][1]] = i
+            inner[d[3][1]] = idx
             return evaluate(d[2], at, inner)
-        return at.cell(("entry", t[1], i))
+        return at.cell(("entry", t[1], idx))
     if tag == "softmax":  # e^{s_i} / Σ_j e^{s_j}
         n = _int(ev(t[3]))
         if n is None or n < 1 or n > MAX_TERMS:
             raise Undefined("a softmax over no entries")
-        s = ["entry", t[1]]
-        num = _eval(["exp", s + [t[2], t[3]]], at, bound)
+        weight = _eval(["exp", ["entry", t[1], t[2], t[3]]], at, bound)
         den = sum(
-            float(_eval(["exp", s + [["num", str(j)], t[3]]], at, bound)) for j in range(1, n + 1)
+            float(_eval(["exp", ["entry", t[1], ["num", str(j)], t[3]]], at, bound))
+            for j in range(1, n + 1)
         )
-        return float(num) / den
+        return float(weight) / den
     if tag == "fn":
         return at.cell(("fn", t[1], tuple(ev(a) for a in t[2:])))
     raise Skip(f"the evaluator does not compute {tag}")
@@ -249,7 +257,7 @@ def _power(b: Value, e: Value) -> Value:
     if b < 0:
         raise Undefined("a negative base to a non-whole power")
     try:
-        return float(b) ** float(e)
+        return float(float(b) ** float(e))
     except OverflowError as err:
         raise Skip("a power out of range") from err
 
@@ -271,7 +279,7 @@ def _moment(t: Data, at: Point, bound: dict[str, Value]) -> Value:
     if t[0] == "Cov":
         return _check(mean(["mul", t[1], t[2]]) - mean(t[1]) * mean(t[2]))
     var = _check(mean(["mul", t[1], t[1]]) - mean(t[1]) ** 2)
-    return var if t[0] == "Var" else _power(var, Fraction(1, 2))
+    return var if t[0] == "Var" else _power(var, Fraction(1, 2))  # Std
 
 
 def truth(p: Data, at: Point) -> bool:
@@ -285,6 +293,18 @@ def truth(p: Data, at: Point) -> bool:
     if p[0] == "eq":
         return close(evaluate(p[1], at, {}), evaluate(p[2], at, {}))
     raise Skip(f"not a proposition: {p[0]}")
+
+
+#: What the evaluator does not compute (a term outside the grammar a mutant may hold too).
+NOT_COMPUTED = (
+    Skip,
+    RecursionError,
+    TypeError,
+    KeyError,
+    IndexError,
+    ValueError,
+    ZeroDivisionError,
+)
 
 
 def chain(cert: Data) -> list[Data]:
@@ -310,13 +330,13 @@ def falsity(cert: Data, seed: int, points: int = 4, reference: Data = None) -> s
             try:
                 if _one_truth(reference, at) is not None:
                     continue
-            except (Skip, Undefined):
+            except (Undefined, *NOT_COMPUTED):
                 continue
             rng.setstate(state)
         at = Point(random.Random(rng.random()), cert.get("facts", []))
         try:
             why = _one_truth(cert, at)
-        except Skip:
+        except NOT_COMPUTED:
             continue
         if why is not None:
             return f"{why} at {at.symbols}"
@@ -336,9 +356,9 @@ def _one_truth(cert: Data, at: Point) -> str | None:
             v = truth(t, at) if kind == "iff" else evaluate(t, at, {})
         except Undefined as err:
             return f"{what} is undefined ({err})"
-        except Skip:
+        except NOT_COMPUTED:
             continue
-        if (v != first) if kind == "iff" else not close(first, v):  # type: ignore[arg-type]
+        if (v != first) if kind == "iff" else not close(first, v):
             return f"{what} is {v}, the left side {first}"
     return None
 
@@ -346,7 +366,7 @@ def _one_truth(cert: Data, at: Point) -> str | None:
 # ------------------------------------------------------------------- term helpers
 
 
-def num(x: Fraction | int | str) -> Data:
+def num(x: Value | int | str) -> Data:
     """A number."""
     return ["num", str(Fraction(x))]
 
@@ -361,7 +381,9 @@ def inv(t: Data) -> Data:
     return ["pow", t, num(-1)]
 
 
-def calc(name: str, lhs: Data, rhs: Data, steps: list[Data], facts: Any = (), kind: str = "calc") -> Data:
+def calc(
+    name: str, lhs: Data, rhs: Data, steps: list[Data], facts: Any = (), kind: str = "calc"
+) -> Data:
     """A certificate."""
     return {"format": 1, "name": name, "kind": kind, "facts": list(facts), "lhs": lhs,
             "rhs": rhs, "steps": steps}  # fmt: skip
@@ -382,7 +404,7 @@ def inst(lhs: Data, rhs: Data, facts: Any = (), by: Any = None) -> Data:
 
 X, Y = ["rv", "X"], ["rv", "Y"]
 SX = ["sym", "x", "r"]
-NUMBERS = st.sampled_from([0, 1, -1, 2, Fraction(1, 2), 3]).map(num)
+NUMBERS = st.sampled_from([num(x) for x in (0, 1, -1, 2, Fraction(1, 2), 3)])
 
 # ------------------------------------------ F1: divisors that are zero in disguise
 
@@ -478,7 +500,10 @@ LAM, IDX = ["sym", "lam", "ipr"], ["sym", "i", "ipr"]
 @st.composite
 def growing_ranges(draw: st.DrawFn) -> Data:
     """lim Σ_{i≤λ} B·B⁻¹·e^{−λ} with B = 0 at i = λ (undefined), or B ≠ 0 for large λ only."""
-    e = lambda t: ["exp", t]  # noqa: E731
+
+    def e(t: Data) -> Data:
+        return ["exp", t]
+
     k = num(draw(st.integers(1, 2)))
     grows = draw(st.booleans())
     if grows:
@@ -592,6 +617,7 @@ def _set(root: Data, path: tuple[Any, ...], value: Data) -> Data:
     return root
 
 
+SWAPPED = ("pow", "delta", "Cov", "eq")
 MUTATIONS = ("number", "drop", "swap_sides", "swap_args", "fact", "replace")
 
 
@@ -615,30 +641,38 @@ def mutants(draw: st.DrawFn, certs: list[Data]) -> tuple[Data, Data]:
             if draw(st.booleans()):
                 del cert["facts"][k]
                 continue
-            slot_root, slot_key = cert["facts"], k
+            slot_root: Data = cert["facts"]
+            slot_key: int | str = k
         else:
             slot = draw(st.sampled_from(slots))
-            slot_root, slot_key = (cert[slot[0]], slot[2]) if len(slot) == 3 else (cert, slot[0])
-            if len(slot) == 3:
-                slot_root = cert["steps"][slot[1]]
+            slot_root, slot_key = (
+                (cert["steps"][slot[1]], "claim")
+                if len(slot) == 3
+                else (
+                    cert,
+                    slot[0],
+                )
+            )
         term = slot_root[slot_key]
         paths = _paths(term)
+        wanted = {"number": ("num",), "drop": ("add", "mul"), "swap_args": SWAPPED}.get(kind)
+        if wanted is not None or (kind == "fact" and draw(st.booleans())):
+            paths = [p for p in paths if _get(term, p)[0] in (wanted or ("num",))]
+            kind = "number" if wanted is None else kind
+        if not paths:
+            continue
         path = paths[draw(st.integers(0, len(paths) - 1))]
         node = _get(term, path)
-        if kind == "number" or (kind == "fact" and node[0] == "num"):
-            nums = [p for p in paths if _get(term, p)[0] == "num"]
-            if not nums:
-                continue
-            path = nums[draw(st.integers(0, len(nums) - 1))]
-            new = num(Fraction(_get(term, path)[1]) + draw(st.sampled_from([1, -1, 2, Fraction(1, 2)])))
-            term = _set(term, path, new)
-        elif kind == "drop" and node[0] in ("add", "mul"):
+        if kind == "number":
+            shift: Fraction = draw(st.sampled_from([Fraction(1), Fraction(-1), Fraction(1, 2)]))
+            term = _set(term, path, num(Fraction(node[1]) + shift))
+        elif kind == "drop":
             k = draw(st.integers(1, len(node) - 1))
             rest = node[:k] + node[k + 1 :]
             term = _set(term, path, rest if len(rest) > 2 else rest[1])
-        elif kind == "swap_args" and node[0] in ("pow", "delta", "Cov", "eq"):
+        elif kind == "swap_args":
             term = _set(term, path, [node[0], node[2], node[1], *node[3:]])
-        elif kind == "replace" or kind == "fact":
+        else:  # replace (or alter a fact): a subterm by another subterm of the same term
             other = paths[draw(st.integers(0, len(paths) - 1))]
             if other[: len(path)] != path:  # not a subterm of the node replaced
                 term = _set(term, path, copy.deepcopy(_get(term, other)))
