@@ -430,10 +430,35 @@ ZEROS: st.SearchStrategy[Data] = st.recursive(
 """Terms whose value is 0 while their form hides it: 0 + 0, x − x, 0·y, −(0 + 0)."""
 
 
+_I, _J, _N = ["sym", "i", "ipr"], ["sym", "j", "ipr"], ["sym", "n", "ipr"]
+ZERO_SOMEWHERE = st.sampled_from([
+    ["cross", num(1), _I, _J, _N],  # Σ_{i≠j} 1 = n(n − 1): 0 at n = 1
+    ["cross", ["exp", SX], _I, _J, _N],
+    ["cross", ["delta", _I, _J], _I, _J, _N],  # 0 for every n
+    ["sum", num(1), _I, num(0)],  # empty
+    ["sum", ["add", _I, num(-1)], _I, num(1)],
+    ["add", _N, num(-1)],
+    ["delta", num(1), num(2)],
+    ["abs", ["add", SX, neg(SX)]],
+    ["add", ["exp", num(0)], num(-1)],
+    ["pow", ["add", num(0), num(0)], num(Fraction(1, 2))],
+    ["log", num(1)],
+])  # fmt: skip
+"""Terms that are 0 at some point (or every point), their form saying little."""
+
+
 @st.composite
 def zero_divisors(draw: st.DrawFn) -> Data:
-    """A false certificate dividing by a zero in disguise (ring alone, or a rewrite first)."""
-    z = draw(ZEROS)
+    """A false certificate dividing by a zero in disguise (ring alone, or a rewrite first),
+    or clearing a denominator that is one (x = c ⇔ (x − c)·b = 0)."""
+    z = draw(st.one_of(ZEROS, ZERO_SOMEWHERE))
+    if draw(st.integers(0, 3)) == 0:
+        c = draw(NUMBERS)
+        lhs = ["eq", SX, c]
+        rhs = ["eq", ["mul", ["add", SX, neg(c)], z], num(0)]
+        return calc("clear_zero", lhs, rhs, [
+            step("clear_denominator", rhs, inst(lhs, rhs, by=[z])),
+        ], kind="iff")  # fmt: skip
     top = draw(st.one_of(st.just(z), ZEROS, NUMBERS))  # z·z⁻¹, another zero, a number
     rhs = draw(st.one_of(st.just(num(1)), NUMBERS))  # what a zero merged with its inverse gives
     zinv = inv(z)
