@@ -524,27 +524,50 @@ LAM, IDX = ["sym", "lam", "ipr"], ["sym", "i", "ipr"]
 
 @st.composite
 def growing_ranges(draw: st.DrawFn) -> Data:
-    """lim Σ_{i≤λ} B·B⁻¹·e^{−λ} with B = 0 at i = λ (undefined), or B ≠ 0 for large λ only."""
+    """lim Σ_{i≤λ} B·B⁻¹·e^{−λ} with B = 0 at i = λ (undefined), B ≠ 0 for large λ only
+    (the control, true), B zero at an inner index k ≤ i ≤ λ, a cross sum up to λ, or B
+    free of λ by its form only (r₁ − e^λ with rⱼ defined as e^{λj})."""
 
     def e(t: Data) -> Data:
         return ["exp", t]
 
     k = num(draw(st.integers(1, 2)))
-    grows = draw(st.booleans())
-    if grows:
-        b = draw(st.sampled_from([
-            ["add", e(["mul", k, LAM]), neg(e(["mul", k, IDX]))],
-            ["add", LAM, neg(IDX)],
-            ["add", ["pow", LAM, num(2)], neg(["pow", IDX, num(2)])],
-        ]))  # fmt: skip
-        top = draw(st.sampled_from([LAM, ["add", LAM, num(1)], ["mul", num(2), LAM]]))
-    else:  # non-zero only for large λ: a true statement, the control
+    shape = draw(st.sampled_from(["grows", "control", "nested", "cross", "definition"]))
+    facts: list[Data] = []
+    kk = ["sym", "k", "ipr"]
+    top = draw(st.sampled_from([LAM, ["add", LAM, num(1)], ["mul", num(2), LAM]]))
+    decay = e(neg(LAM))
+    if shape == "control":  # non-zero only for large λ: a true statement
         c = num(draw(st.integers(1, 3)))
         b, top = ["add", LAM, neg(c)], num(draw(st.integers(1, 3)))
-    decay = e(neg(LAM))
-    lhs = ["lim", ["mul", ["sum", ["mul", b, inv(b)], IDX, top], decay], LAM]
-    one = ["sum", num(1), IDX, top]
+    elif shape == "definition":
+        j = ["sym", "j", "ir"]
+        facts = [["define", "r", e(["mul", LAM, j]), j, ["sym", "n", "ipr"]]]
+        b = ["add", ["entry", "r", num(1), ["sym", "n", "ipr"]], neg(e(LAM))]
+        lhs = ["lim", ["mul", b, inv(b), decay], LAM]
+        rhs = ["lim", decay, LAM]
+        return calc("lim_definition", lhs, rhs, [step("ring", rhs)], facts)
+    else:
+        at = kk if shape == "nested" else IDX
+        b = draw(st.sampled_from([
+            ["add", e(["mul", k, LAM]), neg(e(["mul", k, at]))],
+            ["add", LAM, neg(at)],
+            ["add", ["pow", LAM, num(2)], neg(["pow", at, num(2)])],
+        ]))  # fmt: skip
+    body = ["mul", b, inv(b)]
+    if shape == "nested":  # Σ_{i≤λ} Σ_{k≤i} B(k)/B(k): 0/0 at k = i = λ
+        body = ["sum", body, kk, IDX]
+    if shape == "cross":
+        jj = ["sym", "j", "ipr"]
+        lhs = ["lim", ["mul", ["cross", body, IDX, jj, top], decay, decay], LAM]
+        rhs = ["lim", ["mul", ["cross", num(1), IDX, jj, top], decay, decay], LAM]
+        return calc("lim_cross", lhs, rhs, [step("ring", rhs)])
+    lhs = ["lim", ["mul", ["sum", body, IDX, top], decay], LAM]
+    inner = ["sum", num(1), kk, IDX] if shape == "nested" else num(1)
+    one = ["sum", inner, IDX, top]
     mid = ["lim", ["mul", one, decay], LAM]
+    if shape == "nested":
+        return calc("lim_nested", lhs, mid, [step("ring", mid)])
     rhs = ["lim", ["mul", top, decay], LAM]
     steps = [step("ring", mid), step("count_terms", rhs, inst(one, top))]
     if draw(st.booleans()):
