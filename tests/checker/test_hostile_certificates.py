@@ -11,8 +11,9 @@ checked past step 0 is refused, never judged "not read yet".
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
-from typing import Any
+from typing import Any, TypeVar
 
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
@@ -23,7 +24,16 @@ from tests.checker import certificate_fuzz as cf
 from tests.checker.certificate_fuzz import calc, inst, inv, neg, num, step
 from tests.profiles import profile_name
 
+T = TypeVar("T")
+
 SEEDS = st.integers(0, 2**32 - 1)
+
+
+def _few(n: int) -> Callable[[T], T]:
+    """``n`` examples under the suite's profile (each one costs more); others keep theirs."""
+    if profile_name() == "repeatable":
+        return settings(max_examples=n)
+    return lambda test: test
 
 
 def assert_never_accepted_false(cert: Any, seed: int, reference: Any = None) -> None:
@@ -133,7 +143,7 @@ def test_a_bound_variable_typed_against_its_binder_never_makes_a_false_certifica
 
 @given(cf.growing_ranges(), SEEDS)
 @example(F4_RANGE, 0)
-@settings(max_examples=40)
+@_few(40)
 def test_a_limit_whose_sum_grows_with_lambda_is_never_accepted_undefined(
     cert: Any, seed: int
 ) -> None:
@@ -166,7 +176,7 @@ def _builtins() -> list[Any]:
 
 
 @given(st.data(), SEEDS)
-@settings(max_examples=60)
+@_few(60)
 def test_a_mutated_built_in_certificate_is_accepted_only_when_still_true(
     data: st.DataObject, seed: int
 ) -> None:
