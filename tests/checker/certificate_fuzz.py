@@ -13,8 +13,11 @@ a point, exactly over ``Fraction`` where it can and in floats where it must (roo
 
 - a number (``Fraction`` or ``float``);
 - :class:`Undefined` (raised): a division by zero (0/0 included, 0·(0+0)⁻¹ included:
-  a product with an undefined factor is undefined), a negative base to a non-whole
-  power, the logarithm of a non-positive number, a sum up to a non-integer;
+  a product with an undefined factor is undefined), the logarithm of 0, a sum up to a
+  non-integer. A negative base to a non-whole power and the logarithm of a negative
+  number are their principal complex values, the checker's own semantics (it asks
+  only divisors and logarithms' arguments to be non-zero, docs/trust.md): so
+  (x²)^{1/2} = x is false at x = −1 and √−1·√−1 = −1 is true;
 - :class:`Skip` (raised): what this evaluator does not compute (a derivative, a float
   past 10³⁰⁰, a sum of more than 400 terms, a limit that has not settled).
 
@@ -32,6 +35,7 @@ points where that one is not true).
 
 from __future__ import annotations
 
+import cmath
 import copy
 import json
 import math
@@ -41,7 +45,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-Value = Fraction | float
+Value = Fraction | float | complex
 Data = Any
 
 OUTCOMES = 3
@@ -59,7 +63,10 @@ class Skip(Exception):
 
 
 def _check(v: Value) -> Value:
-    if isinstance(v, float):
+    if isinstance(v, complex):
+        if not (cmath.isfinite(v) and abs(v) <= HUGE):
+            raise Skip("a complex number out of range")
+    elif isinstance(v, float):
         if math.isnan(v) or math.isinf(v) or abs(v) > HUGE:
             raise Skip("a float out of range")
     elif abs(v.numerator) > 10**300 or v.denominator > 10**300:
@@ -71,10 +78,15 @@ def close(a: Value, b: Value) -> bool:
     """Equal: exactly for two Fractions, else to a relative 10⁻⁷ (absolute 10⁻⁹)."""
     if isinstance(a, Fraction) and isinstance(b, Fraction):
         return a == b
+    if isinstance(a, complex) or isinstance(b, complex):
+        ca, cb = complex(a), complex(b)
+        return bool(abs(ca - cb) <= 1e-9 + 1e-7 * max(abs(ca), abs(cb)))
     return math.isclose(float(a), float(b), rel_tol=1e-7, abs_tol=1e-9)
 
 
 def _int(v: Value) -> int | None:
+    if isinstance(v, complex):
+        return None
     if isinstance(v, Fraction):
         return int(v) if v.denominator == 1 else None
     return int(v) if float(v).is_integer() else None
@@ -162,17 +174,21 @@ def _eval(t: Data, at: Point, bound: dict[str, Value]) -> Value:
         x = ev(t[1])
         if x == 0:
             return Fraction(1)
+        if isinstance(x, complex):
+            return cmath.exp(x) if x.real < 690 else _skip("exp out of range")
         if float(x) > 690:
             raise Skip("exp out of range")
         return math.exp(float(x))
     if tag == "log":
         x = ev(t[1])
-        if x <= 0:
-            raise Undefined("log of a non-positive number")
-        return Fraction(0) if x == 1 else math.log(float(x))
+        if x == 0:
+            raise Undefined("log of zero")
+        if x == 1:
+            return Fraction(0)
+        return cmath.log(x) if isinstance(x, complex) or x < 0 else math.log(float(x))
     if tag == "abs":
         x = ev(t[1])
-        return -x if x < 0 else x
+        return abs(x) if isinstance(x, complex) else -x if x < 0 else x
     if tag == "delta":
         return Fraction(1) if close(ev(t[1]), ev(t[2])) else Fraction(0)
     if tag in ("sum", "cross"):
@@ -200,7 +216,7 @@ def _eval(t: Data, at: Point, bound: dict[str, Value]) -> Value:
             inner[t[2][1]] = Fraction(lam)
             vals.append(evaluate(t[1], at, inner))
         a, b = vals
-        if math.isclose(float(a), float(b), rel_tol=1e-3, abs_tol=1e-6):
+        if close(a, b) or math.isclose(_real(a), _real(b), rel_tol=1e-3, abs_tol=1e-6):
             return b
         raise Skip("a limit not settled at the sampled λ")
     if tag == "rv":
@@ -233,19 +249,30 @@ def _eval(t: Data, at: Point, bound: dict[str, Value]) -> Value:
             raise Undefined("a softmax over no entries")
         weight = _eval(["exp", ["entry", t[1], t[2], t[3]]], at, bound)
         den = sum(
-            float(_eval(["exp", ["entry", t[1], ["num", str(j)], t[3]]], at, bound))
+            _real(_eval(["exp", ["entry", t[1], ["num", str(j)], t[3]]], at, bound))
             for j in range(1, n + 1)
         )
-        return float(weight) / den
+        return _real(weight) / den
     if tag == "fn":
         return at.cell(("fn", t[1], tuple(ev(a) for a in t[2:])))
     raise Skip(f"the evaluator does not compute {tag}")
 
 
+def _real(v: Value) -> float:
+    """``v`` as a float (a complex value is not computed there)."""
+    if isinstance(v, complex):
+        raise Skip("a complex value where a real one is needed")
+    return float(v)
+
+
+def _skip(why: str) -> Value:
+    raise Skip(why)
+
+
 def _power(b: Value, e: Value) -> Value:
     k = _int(e)
     if b == 0:
-        if e < 0:
+        if _real(e) < 0:
             raise Undefined("a division by zero")
         return Fraction(1) if e == 0 else Fraction(0)
     if k is not None:
@@ -253,11 +280,14 @@ def _power(b: Value, e: Value) -> Value:
             raise Skip("a huge exponent")
         if isinstance(b, Fraction):
             return b**k
-        return _check(float(b) ** k)
-    if b < 0:
-        raise Undefined("a negative base to a non-whole power")
+        return _check(b**k)
+    if isinstance(b, complex) or isinstance(e, complex) or b < 0:  # the principal value
+        try:
+            return complex(b) ** complex(e)
+        except OverflowError as err:
+            raise Skip("a power out of range") from err
     try:
-        return float(float(b) ** float(e))
+        return float(_real(b) ** _real(e))
     except OverflowError as err:
         raise Skip("a power out of range") from err
 
@@ -368,6 +398,8 @@ def _one_truth(cert: Data, at: Point) -> str | None:
 
 def num(x: Value | int | str) -> Data:
     """A number."""
+    if isinstance(x, (complex, float)):
+        x = Fraction(_real(x))
     return ["num", str(Fraction(x))]
 
 
