@@ -108,7 +108,16 @@ F3_VAR_JUNK = calc("false", _V, _EX2, [
 
 def test_the_review_reproducers_are_false_by_the_evaluator() -> None:
     # the evaluator, not the checker, says so: otherwise the properties prove nothing
-    for cert in (F1_ZERO_IS_ONE, F1_BY_RING, F2_CLEAR, F2_LIMIT, F4_RANGE, F3_JUNK, F3_VAR_JUNK):
+    for cert in (
+        F1_ZERO_IS_ONE,
+        F1_BY_RING,
+        F2_CLEAR,
+        F2_LIMIT,
+        F4_RANGE,
+        F3_PAST_BOUNDS,
+        F3_JUNK,
+        F3_VAR_JUNK,
+    ):
         assert cf.falsity(cert, 0) is not None, cert["name"]
 
 
