@@ -559,13 +559,14 @@ LAM, IDX = ["sym", "lam", "ipr"], ["sym", "i", "ipr"]
 def growing_ranges(draw: st.DrawFn) -> Data:
     """lim Σ_{i≤λ} B·B⁻¹·e^{−λ} with B = 0 at i = λ (undefined), B ≠ 0 for large λ only
     (the control, true), B zero at an inner index k ≤ i ≤ λ, a cross sum up to λ, or B
-    free of λ by its form only (r₁ − e^λ with rⱼ defined as e^{λj})."""
+    free of λ by its form only (r₁ − e^λ with rⱼ defined as e^{λj}), or B zero for every
+    λ at one value of a free symbol (e^{λx} − 1 at x = 0)."""
 
     def e(t: Data) -> Data:
         return ["exp", t]
 
     k = num(draw(st.integers(1, 2)))
-    shape = draw(st.sampled_from(["grows", "control", "nested", "cross", "definition"]))
+    shape = draw(st.sampled_from(["grows", "control", "nested", "cross", "definition", "symbol"]))
     facts: list[Data] = []
     kk = ["sym", "k", "ipr"]
     top = draw(st.sampled_from([LAM, ["add", LAM, num(1)], ["mul", num(2), LAM]]))
@@ -573,6 +574,16 @@ def growing_ranges(draw: st.DrawFn) -> Data:
     if shape == "control":  # non-zero only for large λ: a true statement
         c = num(draw(st.integers(1, 3)))
         b, top = ["add", LAM, neg(c)], num(draw(st.integers(1, 3)))
+    elif shape == "symbol":  # zero for every λ at some value of a free symbol
+        lx = ["mul", LAM, SX]
+        b = draw(st.sampled_from([
+            ["add", e(lx), num(-1)], ["add", e(LAM), neg(e(lx))], ["add", LAM, neg(lx)],
+            ["mul", e(LAM), ["add", num(1), neg(SX)]], ["add", ["pow", LAM, SX], num(-1)],
+            ["add", e(LAM), neg(["mul", e(LAM), ["delta", SX, num(1)]])],
+        ]))  # fmt: skip
+        lhs = ["lim", ["mul", b, inv(b), decay], LAM]
+        rhs = ["lim", decay, LAM]
+        return calc("lim_symbol", lhs, rhs, [step("ring", rhs)])
     elif shape == "definition":
         j = ["sym", "j", "ir"]
         facts = [["define", "r", e(["mul", LAM, j]), j, ["sym", "n", "ipr"]]]
