@@ -1,0 +1,71 @@
+"""The hostile review of the checker (F1–F5): each false certificate refused, with its
+reason, and a near-true twin still accepted."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from scaledattn.checker import check_certificate
+
+X, Y = ["rv", "X"], ["rv", "Y"]
+ZERO_SUM = ["add", ["num", "0"], ["num", "0"]]
+
+
+def neg(t: Any) -> list[Any]:
+    return ["mul", ["num", "-1"], t]
+
+
+def calc(lhs: Any, rhs: Any, steps: list[Any], facts: Any = (), kind: str = "calc") -> Any:
+    return {"format": 1, "name": "t", "kind": kind, "facts": list(facts), "lhs": lhs,
+            "rhs": rhs, "steps": steps}  # fmt: skip
+
+
+def step(rule: str, claim: Any, *forward: tuple[Any, Any]) -> dict[str, Any]:
+    return {"rule": rule, "claim": claim,
+            "forward": [{"lhs": a, "rhs": b, "facts": []} for a, b in forward]}  # fmt: skip
+
+
+def refused(cert: Any) -> str:
+    verdict = check_certificate(cert)
+    assert verdict.refusal is not None, "accepted"
+    return str(verdict.refusal)
+
+
+# ------------------------------------------------------------------ F1: 0 = 1
+
+
+def test_a_divisor_that_is_a_sum_of_zeros_is_refused_and_zero_is_never_one() -> None:
+    inv = ["pow", ZERO_SUM, ["num", "-1"]]
+    cert = calc(["mul", ["num", "0"], inv], ["num", "1"], [step("ring", ["num", "1"])])
+    assert "a divisor is zero" in refused(cert)
+
+
+def test_zero_equals_one_through_expectation_linear_is_refused() -> None:
+    z = ["pow", ZERO_SUM, ["num", "-1"]]
+    exy, ex, ey = ["E", ["add", X, Y]], ["E", X], ["E", Y]
+    w = ["add", exy, neg(ex), neg(ey)]
+    t2 = ["add", ["mul", exy, z], neg(["mul", ex, z]), neg(["mul", ey, z])]
+    w2 = ["add", ["add", ex, ey], neg(ex), neg(ey)]
+    split = ["add", ["mul", ["add", ex, ey], z], neg(["mul", ex, z]), neg(["mul", ey, z])]
+    c2 = ["add", ["mul", w2, z], neg(split)]
+    cert = calc(["num", "0"], ["num", "1"], [
+        step("ring", ["add", ["mul", w, z], neg(t2)]),
+        step("expectation_linear", c2, (exy, ["add", ex, ey])),
+        step("ring", ["num", "1"]),
+    ])  # fmt: skip
+    assert "a divisor is zero" in refused(cert)
+
+
+def test_a_sum_of_zeros_is_not_negative_but_one_negative_term_makes_it_so() -> None:
+    from scaledattn.checker.facts import Env, negative, nonzero
+    from scaledattn.checker.terms import read
+
+    assert not nonzero(read(ZERO_SUM), Env(()))
+    assert negative(read(["add", ["num", "0"], ["num", "-1"]]), Env(()))
+
+
+def test_a_true_quotient_by_a_non_zero_sum_is_still_accepted() -> None:
+    one = ["add", ["num", "0"], ["num", "1"]]
+    cert = calc(["mul", ["num", "2"], ["pow", one, ["num", "-1"]]], ["num", "2"],
+                [step("ring", ["num", "2"])])  # fmt: skip
+    assert check_certificate(cert).ok
