@@ -69,3 +69,37 @@ def test_a_true_quotient_by_a_non_zero_sum_is_still_accepted() -> None:
     cert = calc(["mul", ["num", "2"], ["pow", one, ["num", "-1"]]], ["num", "2"],
                 [step("ring", ["num", "2"])])  # fmt: skip
     assert check_certificate(cert).ok
+
+
+# ------------------------------------------------------------------ F2: a bound variable's signs
+
+
+def _clear_by_sum(index: Any, body: Any) -> Any:
+    x = ["sym", "x", "r"]
+    b = ["sum", body, index, ["num", "1"]]
+    lhs = ["eq", x, ["num", "1"]]
+    rhs = ["eq", ["mul", ["add", x, ["num", "-1"]], b], ["num", "0"]]
+    inst = {"lhs": lhs, "rhs": rhs, "facts": [], "by": [b]}
+    return calc(lhs, rhs, [{"rule": "clear_denominator", "claim": rhs, "forward": [inst]}],
+                kind="iff")  # fmt: skip
+
+
+def test_a_sum_index_typed_negative_is_refused_so_its_sign_is_never_trusted() -> None:
+    i = ["sym", "i", "gir"]  # Σ_{i=1}^{1} −(i − 1) = 0, "negative" by i's letters
+    why = refused(_clear_by_sum(i, neg(["add", i, ["num", "-1"]])))
+    assert "never negative" in why
+
+
+def test_a_limit_variable_typed_negative_is_refused() -> None:
+    lam = ["sym", "lam", "gr"]
+    f = ["mul", ["pow", ["pow", lam, ["num", "2"]], ["num", "1/2"]], ["pow", lam, ["num", "-1"]]]
+    lim = ["lim", f, lam]
+    cert = calc(
+        lim, ["num", "-1"], [step("limit_at_infinity", ["num", "-1"], (lim, ["num", "-1"]))]
+    )
+    assert "never negative" in refused(cert)
+
+
+def test_a_sum_of_a_positive_index_still_clears_a_denominator() -> None:
+    i = ["sym", "i", "inprz"]
+    assert check_certificate(_clear_by_sum(i, i)).ok
