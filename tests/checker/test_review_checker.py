@@ -5,7 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
+from scaledattn import certificate
 from scaledattn.checker import check_certificate
+from scaledattn.errors import SoundnessAlarm
 
 X, Y = ["rv", "X"], ["rv", "Y"]
 ZERO_SUM = ["add", ["num", "0"], ["num", "0"]]
@@ -103,3 +107,68 @@ def test_a_limit_variable_typed_negative_is_refused() -> None:
 def test_a_sum_of_a_positive_index_still_clears_a_denominator() -> None:
     i = ["sym", "i", "inprz"]
     assert check_certificate(_clear_by_sum(i, i)).ok
+
+
+# ------------------------------------------------------- F3, F5: a false step hidden as "unread"
+
+BIG = ["pow", ["add", ["sym", "x", "r"], ["num", "1"]], ["num", "513"]]  # past the bounds
+
+
+def _word(cert: Any) -> str:
+    """The word the doors give on a refusal (certificate.judge): "unread: …" or "refused: …"."""
+    verdict = check_certificate(cert)
+    assert verdict.refusal is not None
+    return certificate.judge(None, verdict)
+
+
+def _false_variance(*junk: Any) -> Any:
+    x2 = ["E", ["pow", X, ["num", "2"]]]
+    cert = calc(["Var", X], x2, [step("variance_def", x2, (["Var", X], x2))])
+    cert["steps"][0]["forward"][:0] = list(junk)
+    return cert
+
+
+def test_a_junk_instance_past_the_bounds_does_not_hide_a_false_step_as_unread() -> None:
+    junk = {"lhs": ["Var", ["pow", X, ["num", "513"]]], "rhs": ["num", "0"], "facts": []}
+    assert _word(_false_variance()).startswith("refused")
+    said = _word(_false_variance(junk))
+    assert said.startswith("refused: t, step 1 (variance_def): an exponent beyond the checker")
+
+
+def test_a_certificate_the_reader_cannot_read_is_still_unread_before_step_1() -> None:
+    junk = {"lhs": ["num", "1" * 101], "rhs": ["num", "0"], "facts": []}
+    assert _word(_false_variance(junk)).startswith("unread: t, the statement: cannot read")
+
+
+def test_a_lemma_past_the_bounds_is_refused_alone_and_when_cited() -> None:
+    zero = ["mul", BIG, ["num", "0"]]
+    lemma = calc(zero, ["num", "0"], [step("ring", ["num", "0"])])
+    lemma["name"] = "big"
+    outer = calc(zero, ["num", "0"], [step("theorem:big", ["num", "0"], (zero, ["num", "0"]))])
+    outer["lemmas"] = [lemma]
+    assert _word(lemma).startswith("refused: big, the statement: an exponent beyond")
+    assert _word(outer).startswith("refused: t, the statement: its lemma is refused")
+    lemma["lhs"] = ["num", "1" * 101]  # a lemma the reader cannot read: unread, cited or not
+    assert _word(lemma).startswith("unread")
+    assert _word(outer).startswith("unread")
+
+
+def test_a_mutated_kernels_false_step_past_the_bounds_is_the_alarm(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from sympy import Symbol, exp
+
+    from scaledattn.derive import audit_of
+    from scaledattn.kernel import CrossSum
+    from scaledattn.kernel import rules as R
+    from tests.checker import test_mutants as tm
+
+    _, mutant, _ = next(m for m in tm.MUTANTS if "diagonal" in m[0])  # Σ_{i≠j} c = n²·c
+    tm._fresh_caches(monkeypatch)
+    monkeypatch.setattr(certificate, "_WORDS", {})
+    mutant(monkeypatch)
+    c = exp(513) * Symbol("x", real=True)
+    d = tm.one(R.count_terms, CrossSum(c, tm.i, tm.j, tm.n), tm.n**2 * c)
+    assert audit_of(d).verified
+    with pytest.raises(SoundnessAlarm, match=r"step 1 \(count_terms\): an exponent beyond"):
+        certificate.confirm(audit_of(d))
