@@ -513,7 +513,10 @@ def defined(t: Term, env: Env) -> str | None:
         return "a divisor is zero"
     if tag == "pow" and t[2][0] == "num" and t[2][1] < 0 and not nonzero(t[1], env):
         # not λ₀(μ) inside lim_μ, nor λ₀(ω) for an outcome ω (E[1/(X + e^λ)] may not exist)
-        sole = len(env.scope.limits) == 1 and not env.scope.varied and not is_random(t[1])
+        # nor under a sum whose range grows with λ (Σ_{i≤λ} 1/(e^λ − e^i): 0 at i = λ)
+        sc = env.scope
+        grows = any(free_vars(up) & sc.limits for _, up in sc.ranges)
+        sole = len(sc.limits) == 1 and not (sc.varied or grows or is_random(t[1]))
         late = [leading(t[1], v, env) for v in env.scope.limits if sole]
         if not any(x and x[1] != num(0) and nonzero(x[1], env) for x in late):
             return "a divisor is not non-zero by its form or a declared fact"

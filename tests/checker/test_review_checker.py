@@ -172,3 +172,26 @@ def test_a_mutated_kernels_false_step_past_the_bounds_is_the_alarm(
     assert audit_of(d).verified
     with pytest.raises(SoundnessAlarm, match=r"step 1 \(count_terms\): an exponent beyond"):
         certificate.confirm(audit_of(d))
+
+
+# ------------------------------------------------- F4: a divisor under a sum that grows with λ
+
+
+def _late_divisor_sum(top: Any) -> Any:
+    lam, i = ["sym", "lam", "ipr"], ["sym", "i", "ipr"]
+    b = ["add", ["exp", lam], neg(["exp", i])]  # e^λ − e^i: 0 at i = λ
+    decay = ["exp", neg(lam)]
+    lhs = ["lim", ["mul", ["sum", ["mul", b, ["pow", b, ["num", "-1"]]], i, top], decay], lam]
+    mid = ["lim", ["mul", ["sum", ["num", "1"], i, top], decay], lam]
+    rhs = ["lim", ["mul", top, decay], lam]
+    count = step("count_terms", rhs, (["sum", ["num", "1"], i, top], top))
+    return calc(lhs, rhs, [step("ring", mid), count])
+
+
+def test_a_divisor_zero_at_the_last_term_of_a_sum_up_to_the_limits_variable_is_refused() -> None:
+    why = refused(_late_divisor_sum(["sym", "lam", "ipr"]))
+    assert "the statement: a divisor is not non-zero" in why
+
+
+def test_the_same_divisor_under_a_sum_of_fixed_range_is_non_zero_for_large_lambda() -> None:
+    assert check_certificate(_late_divisor_sum(["sym", "n", "ipr"])).ok
