@@ -252,7 +252,8 @@ def word(result: Audit) -> str:
 
 
 #: How the checker's driver begins the reason of a certificate it could not read (its
-#: catch-all: a term past its bounds, a field missing; ``checker/steps.py``). Every refusal
+#: catch-all before step 1: a tag or a field it does not know; ``checker/steps.py``; a
+#: bound met while checking, ``exp(513)``, is a refusal, the alarm). Every refusal
 #: of a step it read begins with a fixed text of its own, never with this, and never with
 #: a name of the certificate's (tests/checker/test_doors.py reads the driver for it).
 READ_FAILURE = "cannot read the certificate: "
@@ -302,8 +303,8 @@ def judge(derivation: Any, verdict: Verdict) -> str:
     (its name, kind, sides and assumptions). A refusal is "unread" when the checker says
     so by its flag, or by the reason its driver gives a certificate it could not read
     (:data:`READ_FAILURE`, a prefix of its own text, never searched for in the rest: a
-    term past its bounds is not read, so there is no disagreement, and nothing doubly
-    checked); else "refused", the alarm (:func:`confirm`).
+    certificate it could not read, before step 1, is no disagreement, and nothing doubly
+    checked); else "refused", the alarm (:func:`confirm`), also for a term past its bounds.
     """
     refusal = verdict.refusal
     if refusal is not None:

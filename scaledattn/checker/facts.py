@@ -211,20 +211,7 @@ def real(t: Term) -> bool:
         return True
     if tag == "sym":
         return bool(set("rping") & set(t[2]))
-    if tag in (
-        "add",
-        "mul",
-        "E",
-        "Var",
-        "Cov",
-        "Std",
-        "exp",
-        "abs",
-        "delta",
-        "sum",
-        "cross",
-        "deriv",
-    ):
+    if tag in "add mul E Var Cov Std exp abs delta sum cross deriv".split():  # noqa: SIM905
         return all(
             real(t[p]) for p in children(t) if not (tag in ("sum", "cross") and p == len(t) - 1)
         )
@@ -280,10 +267,15 @@ def negative(t: Term, env: Env) -> bool:
         signs = [positive(a, env) or (negative(a, env) and "neg") for a in t[1:]]
         return all(signs) and sum(s == "neg" for s in signs) % 2 == 1
     if tag == "add":
-        return all(negative(a, env) or (a[0] == "num" and a[1] == 0) for a in t[1:])
+        return all(nonpositive(a, env) for a in t[1:]) and any(negative(a, env) for a in t[1:])
     if tag == "sum":  # n ≥ 1 terms, each negative
         return positive(t[3], env) and negative(t[1], env.at(env.scope.enter(t)))
     return False
+
+
+def nonpositive(t: Term, env: Env) -> bool:
+    """T ≤ 0 by its form (a negative term or the number 0)."""
+    return negative(t, env) or t == ("num", 0)
 
 
 def nonnegative(t: Term, env: Env) -> bool:

@@ -316,6 +316,9 @@ def _product(t: Term, depth: int, lin: bool) -> Poly:
             continue
         base, e = (f[1], f[2][1]) if f[0] == "pow" and f[2][0] == "num" else (f, Fraction(1))
         p = nf(base, depth, lin)
+        if not p:  # a zero base is never merged (0·0⁻¹ is undefined, never 1)
+            out = pmul(out, ppow(p, e, depth), depth)
+            continue
         g = _content(p) if len(p) > 1 else {ONE: Fraction(1)}
         if g != {ONE: Fraction(1)}:
             out = pmul(out, ppow(g, e, depth), depth)
@@ -506,9 +509,14 @@ def defined(t: Term, env: Env) -> str | None:
     non-zero only for every large λ: its leading coefficient in e^λ non-zero by form.
     """
     tag = t[0]
+    if tag == "pow" and t[2][0] == "num" and t[2][1] < 0 and not nf(t[1]):
+        return "a divisor is zero"
     if tag == "pow" and t[2][0] == "num" and t[2][1] < 0 and not nonzero(t[1], env):
         # not λ₀(μ) inside lim_μ, nor λ₀(ω) for an outcome ω (E[1/(X + e^λ)] may not exist)
-        sole = len(env.scope.limits) == 1 and not env.scope.varied and not is_random(t[1])
+        # nor under a sum whose range grows with λ (Σ_{i≤λ} 1/(e^λ − e^i): 0 at i = λ)
+        sc = env.scope
+        grows = any(free_vars(up) & sc.limits for _, up in sc.ranges)
+        sole = len(sc.limits) == 1 and not (sc.varied or grows or is_random(t[1]))
         late = [leading(t[1], v, env) for v in env.scope.limits if sole]
         if not any(x and x[1] != num(0) and nonzero(x[1], env) for x in late):
             return "a divisor is not non-zero by its form or a declared fact"

@@ -273,6 +273,14 @@ def _defined(kind: str, t: Term, env: Env) -> str | None:
 NOT_YET = "not read yet"
 
 
+def _read_step(d: Any, nfacts: int) -> tuple[str, Term, list[_Instance], list[_Instance]]:
+    fwd, back = ([_read_instance(i, nfacts) for i in d.get(k, ()) or ()] for k in FB)
+    return str(d["rule"]), read(d["claim"]), fwd, back
+
+
+FB = ("forward", "backward")
+
+
 def _unread(cert: Any) -> str | None:
     """What a certificate (or a lemma) holds that the checker does not read yet, or None."""
     if not isinstance(cert, dict):
@@ -311,7 +319,7 @@ def check_certificate(
 def _check(cert: Any, lemmas: dict[str, Verdict] | None, depth: int, text: str) -> Verdict:
     name = str(cert.get("name", "?")) if isinstance(cert, dict) else "?"
     known: dict[str, Verdict] = dict(lemmas or {})
-    step, rule = 0, ""
+    step, rule, reading = 0, "", True  # "unread": only a failure to read it, before step 1
     try:
         if not isinstance(cert, dict) or cert.get("format") != FORMAT:
             raise Unreadable(f"not a certificate of format {FORMAT}")
@@ -332,28 +340,25 @@ def _check(cert: Any, lemmas: dict[str, Verdict] | None, depth: int, text: str) 
             raise Unreadable("a certificate's kind is calc or iff")
         facts = tuple(read_fact(f) for f in cert["facts"])
         types, vectors = _symbols(text)
+        lhs, rhs = read(cert["lhs"]), read(cert["rhs"])
+        steps = [_read_step(d, len(facts)) for d in cert["steps"]]
+        reading = False  # from here a bound met or an error is a refusal: the alarm
         contradiction = _inconsistent(facts, types)
         if contradiction:
             raise _Refused(f"the facts contradict each other: {contradiction}")
         env = Env(facts)
-        lhs, rhs = read(cert["lhs"]), read(cert["rhs"])
         prev = lhs
         for why in (_defined(kind, lhs, env), _defined(kind, rhs, env)):
             if why:
                 raise _Refused(why)
-        steps = cert["steps"]
         if not steps:
             raise _Refused("a derivation needs at least one step")
-        for step, data in enumerate(steps, start=1):  # noqa: B007 - read by the refusal
-            rule = str(data["rule"])
+        for step, (rule, claim, fwd, back) in enumerate(steps, start=1):  # noqa: B007
             if rule.startswith("axiom:"):
                 raise _Unread("an axiom is taken on trust: the checker does not check it")
-            claim = read(data["claim"])
             why = _defined(kind, claim, env)
             if why:
                 raise _Refused(f"the claim may be undefined: {why}")
-            fwd = [_read_instance(i, len(facts)) for i in data.get("forward", ())]
-            back = [_read_instance(i, len(facts)) for i in data.get("backward", ()) or ()]
             if rule == "ring" and (fwd or back):
                 raise _Refused("ring algebra has no instances")
             a = _apply(prev, rule, fwd, env, known)
@@ -370,8 +375,9 @@ def _check(cert: Any, lemmas: dict[str, Verdict] | None, depth: int, text: str) 
         return Verdict(name, Refusal(name, step, rule, str(err), isinstance(err, _Unread)))
     except Exception as err:  # whatever the data, a refusal (never a crash)
         kind_of = "" if isinstance(err, Unreadable) else f"{type(err).__name__}: "
-        return Verdict(
-            name, Refusal(name, step, rule, f"cannot read the certificate: {kind_of}{err}")
-        )
+        if not reading:  # a bound or an error met checking a step (or the statement)
+            return Verdict(name, Refusal(name, step, rule, f"{kind_of}{err}"))
+        said = f"cannot read the certificate: {kind_of}{err}"
+        return Verdict(name, Refusal(name, step, rule, said, True))
     pointwise = '["deriv"' not in text and '["lim"' not in text
     return Verdict(name, None, frozenset(env.used), facts, (lhs, rhs), vectors, kind, pointwise)

@@ -200,9 +200,9 @@ def read(data: Any, depth: int = 0) -> Term:
         )
         out.append(_name(a) if named else read(a, depth + 1))
     term = tuple(out)
-    for v in bound_by(term):
-        if v[0] != "sym" or ("i" not in v[2] and tag != "lim") or "r" not in v[2]:
-            raise Unreadable("a sum binds an integer symbol, a limit a real one")
+    for v in bound_by(term):  # its signs are its binder's: i in 1..n, λ large (never < 0)
+        if v[0] != "sym" or ("i" not in v[2] and tag != "lim") or "r" not in v[2] or "g" in v[2]:
+            raise Unreadable("a sum binds an integer symbol, a limit a real one, never negative")
     if term[0] == "cross" and term[2] == term[3]:
         raise Unreadable("the two indices of a cross sum differ")
     if term[0] in ("sum", "cross") and not counts(term[-1]):

@@ -200,11 +200,13 @@ def test_a_derivation_the_checker_cannot_read_is_said_so_never_doubly_checked(
     assert certificate.confirm(audit_of(find_derivation("saturation_limits"))).startswith("unread")
 
 
-def test_a_term_past_the_checkers_bounds_is_not_read_and_no_alarm() -> None:
+def test_a_term_past_the_checkers_bounds_is_refused_the_alarm_never_hidden_as_unread() -> None:
+    # F3: a bound met while checking a step is a refusal (a false step could hide there)
     code, out, err = _run(["verify", "Cov(0, (0) + (exp(513))) = 0"])
-    assert code == 0, err
-    assert "not read by the checker yet (kernel only)" in out
-    assert "kernel + checker" not in out
+    assert code == 70, (out, err)
+    assert "please report" in err
+    assert "step 2 (expectation_linear): an exponent beyond the checker's bounds" in err
+    assert "VERIFIED" not in out + err
 
 
 def test_a_refusal_of_a_step_is_an_alarm_whatever_the_certificates_name() -> None:
@@ -250,6 +252,7 @@ CHECKER_GAPS = [
     "0 = Cov(2, log(4))",
     "0.0 = Cov(log(log(6e2)), 0)",  # log 600 ≠ 0 by its form: not read so
     "sqrt(std(sqrt(3.0))) < 3.0",
+    "Cov(0, (0) + (exp(513))) = 0",  # e^513: past the checker's bounds, refused (F3)
 ]
 
 
