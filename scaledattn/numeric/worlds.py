@@ -587,12 +587,17 @@ def _free_variances(
         if free_x and free_y:
             top = _larger(Fraction(1), abs(cov))
             return top, top
+        given = var_y if free_x else var_x
+        if given == 0:  # a declared variance 0: nothing to fit; the world's check judges
+            return var_x, var_y
         if free_x:
             return _larger(var_x, times(square, _inverse_of(var_y))), var_y
         return var_x, _larger(var_y, times(square, _inverse_of(var_x)))
     if free_x and free_y:
         var_x, free_x = Fraction(1), False
     both = mean_x * mean_x * mean_y * mean_y + 4 * mean_x * mean_y * cov + 2 * square
+    if (mean_x * mean_x + var_x if free_y else mean_y * mean_y + var_y) == 0:
+        return var_x, var_y  # E[X²] = 0 (or E[Y²]): X is 0, so no fit; the check judges
     if free_y:
         fitted = (want - both - var_x * mean_y * mean_y) / (mean_x * mean_x + var_x)
         ok = fitted * var_x >= square

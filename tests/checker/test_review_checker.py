@@ -137,7 +137,8 @@ def test_a_junk_instance_past_the_bounds_does_not_hide_a_false_step_as_unread() 
 
 def test_a_certificate_the_reader_cannot_read_is_still_unread_before_step_1() -> None:
     junk = {"lhs": ["num", "1" * 101], "rhs": ["num", "0"], "facts": []}
-    assert _word(_false_variance(junk)).startswith("unread: t, the statement: cannot read")
+    said = _word(_false_variance(junk))  # the step itself cannot be read: a gap, unread
+    assert said.startswith("unread: t, step 1 (variance_def): cannot read")
 
 
 def test_a_lemma_past_the_bounds_is_refused_alone_and_when_cited() -> None:
@@ -148,9 +149,9 @@ def test_a_lemma_past_the_bounds_is_refused_alone_and_when_cited() -> None:
     outer["lemmas"] = [lemma]
     assert _word(lemma).startswith("refused: big, the statement: an exponent beyond")
     assert _word(outer).startswith("refused: t, the statement: its lemma is refused")
-    lemma["lhs"] = ["num", "1" * 101]  # a lemma the reader cannot read: unread, cited or not
-    assert _word(lemma).startswith("unread")
-    assert _word(outer).startswith("unread")
+    lemma["lhs"] = ["num", "1" * 101]  # a lemma the reader cannot read: unread alone;
+    assert _word(lemma).startswith("unread")  # cited, a gap, and the citer's own statement
+    assert _word(outer).startswith("refused: t, the statement: an exponent beyond")  # is read
 
 
 def test_a_mutated_kernels_false_step_past_the_bounds_is_the_alarm(
@@ -195,3 +196,52 @@ def test_a_divisor_zero_at_the_last_term_of_a_sum_up_to_the_limits_variable_is_r
 
 def test_the_same_divisor_under_a_sum_of_fixed_range_is_non_zero_for_large_lambda() -> None:
     assert check_certificate(_late_divisor_sum(["sym", "n", "ipr"])).ok
+
+
+# ---- second review: nothing unread anywhere hides a false step that can be read --------
+
+XR = ["sym", "x", "r"]
+X_PLUS_1 = ["add", XR, ["num", "1"]]
+FALSE_RING = {"rule": "ring", "claim": X_PLUS_1, "forward": []}
+JUNK_LEMMA = {
+    "format": 1, "name": "junk", "kind": "calc", "facts": [], "lhs": ["foo"],
+    "rhs": ["num", "1"], "steps": [{"rule": "ring", "claim": ["num", "1"], "forward": []}],
+}  # fmt: skip
+NO_RULE_LEMMA = dict(JUNK_LEMMA, lhs=["num", "1"], steps=[{"rule": "no", "claim": ["num", "1"]}])
+
+
+def _x_to_x_plus_1(steps: list[Any], lemmas: list[Any] | None = None) -> dict[str, Any]:
+    cert = calc(XR, X_PLUS_1, steps)
+    if lemmas is not None:
+        cert["lemmas"] = lemmas
+    return cert
+
+
+@pytest.mark.parametrize(
+    ("steps", "lemmas"),
+    [
+        ([FALSE_RING], [JUNK_LEMMA]),  # an uncited lemma the reader cannot read
+        ([FALSE_RING], [NO_RULE_LEMMA]),
+        ([FALSE_RING, {"rule": "no_such_rule", "claim": X_PLUS_1, "forward": []}], None),
+        ([FALSE_RING, {"rule": "ring", "claim": ["foo"], "forward": []},
+          {"rule": "ring", "claim": X_PLUS_1, "forward": []}], None),
+        ([FALSE_RING, {"rule": "sum_linear", "claim": X_PLUS_1,
+                       "forward": [{"lhs": XR, "rhs": XR, "facts": [7]}]}], None),
+        ([{"rule": "axiom:anything", "claim": XR, "forward": []}, FALSE_RING], None),
+    ],
+    ids=["junk lemma", "lemma of no rule", "later unknown rule", "later unreadable claim",
+         "later undeclared fact", "an axiom first"],
+)  # fmt: skip
+def test_a_false_step_is_refused_whatever_else_the_certificate_cannot_read(
+    steps: list[Any], lemmas: list[Any] | None
+) -> None:
+    said = _word(_x_to_x_plus_1(steps, lemmas))
+    assert said.startswith("refused"), said
+    assert "(ring): the claim is not what the rule's instances give" in said
+
+
+def test_a_gap_is_unread_only_when_every_step_read_passed() -> None:
+    axiom = {"rule": "axiom:lead", "claim": X_PLUS_1, "forward": []}
+    assert _word(_x_to_x_plus_1([axiom])).startswith("unread: t, step 1 (axiom:lead)")
+    after = {"rule": "ring", "claim": ["add", ["num", "1"], XR], "forward": []}
+    assert _word(_x_to_x_plus_1([axiom, after])).startswith("unread")  # step 2 checked, true

@@ -166,3 +166,18 @@ def test_a_correlation_beyond_one_is_refused_in_one_line(
     err = capsys.readouterr().err
     assert err.count("\n") == 1
     assert "a correlation lies in [-1, 1] (Cauchy–Schwarz)" in err
+
+
+@pytest.mark.parametrize("c", [sympy.Integer(0), sympy.Rational(1, 2), rho])
+def test_a_variance_declared_zero_beside_a_covariance_is_judged_not_divided_by(
+    c: sympy.Expr,
+) -> None:
+    # Var(X) = 0 with Cov(X, Y) = c and Y's variance free: the fit divided by Var(X)
+    # (a ZeroDivisionError the fuzzer drew); a model only where c = 0 allows one
+    assumptions = [Moment(Var(X), 0), Moment(Cov(X, Y), c)]
+    chooser = RandomChooser(3)
+    for _ in range(4):
+        world, _why = draw_world([Var(X + Y)], assumptions, chooser, shrink=True)
+        if world is not None:
+            assert check_world(world, tuple(assumptions)) == ""
+            assert equal(value(Cov(X, Y), world), 0)

@@ -142,3 +142,27 @@ def test_matching_gives_a_random_variable_only_a_random_term() -> None:
     a = sympy.Symbol("a", real=True)
     found = matches(Var(X + Y), Var(X + a), [X, Y])
     assert found == []
+
+
+def test_a_theorems_instance_is_a_gap_of_one_step_and_the_checker_checks_the_rest() -> None:
+    import copy
+
+    from scaledattn.certificate import certificate, confirm
+    from scaledattn.checker import check_certificate
+
+    text = SCALING + "\ntheorem both: Var(c*Z) = c**2*Var(Z) + 0\nassume: c real\n"
+    text += "  = c**2*Var(Z)   by var_scale\n  = c**2*Var(Z) + 0\n"
+    verdicts = _verdicts(text)
+    assert verdicts[1].verified
+    result = verdicts[1].audit
+    assert result is not None
+    cert = certificate(result)
+    assert cert["steps"][0]["rule"].startswith("instance:")  # the kernel checked it
+    said = confirm(result)
+    assert said.startswith("unread: both, step 1 (instance:"), said
+    false = copy.deepcopy(cert)  # the step after the gap is still checked: a false one
+    false["steps"][1]["claim"] = false["rhs"] = ["num", "1"]
+    refusal = check_certificate(false).refusal
+    assert refusal is not None
+    assert not refusal.unread
+    assert refusal.step == 2
