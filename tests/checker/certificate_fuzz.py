@@ -660,6 +660,37 @@ def bounds_and_junk(draw: st.DrawFn) -> Data:
     return calc("count_bound", s, wrong, steps)
 
 
+@st.composite
+def gaps_elsewhere(draw: st.DrawFn) -> tuple[Data, int]:
+    """(a certificate, the number of its false step): Σᵢ c = n²c beside gaps of other steps.
+
+    The gaps are what the checker does not read: an axiom, a theorem's instance, a step
+    the writer could not write, a rule without a schema, a claim the reader cannot read,
+    a lemma nobody cites that it cannot read. None may hide the false step (the second
+    review's family: each made the whole certificate "not read yet").
+    """
+    n, c = ["sym", "n", "ipr"], draw(st.sampled_from([SX, num(2), ["sym", "y", "pr"]]))
+    s, wrong = ["sum", c, IDX, n], ["mul", n, n, c]
+    false = step("count_terms", wrong, inst(s, wrong))
+    kinds = ["axiom:lead", "instance:variance_of_sum", "unwritten:ring", "no_such_rule"]
+    gap_rule = draw(st.sampled_from([*kinds, "unreadable", "lemma"]))
+    before = draw(st.booleans())
+    if gap_rule == "unreadable":
+        gap = step("ring", ["foo", s])
+    elif gap_rule == "unwritten:ring":
+        gap = {"rule": gap_rule, "claim": None, "why": "a term it cannot write"}
+    else:
+        gap = step("ring" if gap_rule == "lemma" else gap_rule, s if before else wrong)
+    if gap_rule in ("unreadable", "unwritten:ring") and before:
+        steps, false_at = [gap, step("ring", s), false], 3  # a step after a gap restarts
+    else:
+        steps, false_at = ([gap, false], 2) if before else ([false, gap], 1)
+    cert = calc("gapped", s, wrong, steps)
+    if gap_rule == "lemma":
+        cert["lemmas"] = [calc("junk", ["foo"], num(1), [step("ring", num(1))])]
+    return cert, false_at
+
+
 # ----------------------------------- random mutations of the built-in true certificates
 
 

@@ -174,6 +174,15 @@ def test_a_false_step_beside_a_term_past_the_bounds_is_refused_as_a_step_not_unr
         assert not unread, f"a false step judged not read yet: {refusal}\n{cert}"
 
 
+@given(cf.gaps_elsewhere())
+def test_a_false_step_is_refused_whatever_gap_another_step_leaves(drawn: Any) -> None:
+    cert, false_at = drawn
+    refusal = check_certificate(cert).refusal
+    assert refusal is not None
+    assert not refusal.unread, f"a false step hidden by a gap: {refusal}\n{cert}"
+    assert refusal.step == false_at, refusal
+
+
 _BUILTINS: list[Any] = []
 
 
