@@ -280,7 +280,8 @@ class Checked:
     unwritten: str = ""
     #: The gate (scaledattn.gate), for a derivation the kernel verified: the line of a
     #: model of its assumptions ("" with none to model), why no verdict stands when the
-    #: search found none, and a soundness alarm when a step is false in a model.
+    #: search found none (both searched again when read, never kept: ``_known``), and a
+    #: soundness alarm when a step is false in a model (kept).
     model: str = ""
     withheld: str = ""
     alarm: str = ""
@@ -300,8 +301,6 @@ class Checked:
             "axioms": list(self.axioms),
             "certificate": self.certificate,
             "unwritten": self.unwritten,
-            "model": self.model,
-            "withheld": self.withheld,
             "alarm": self.alarm,
         }
 
@@ -321,9 +320,7 @@ class Checked:
             tuple(str(x) for x in data["axioms"]),
             data["certificate"],
             str(data["unwritten"]),
-            str(data["model"]),
-            str(data["withheld"]),
-            str(data["alarm"]),
+            alarm=str(data["alarm"]),
         )
 
 
