@@ -38,7 +38,7 @@ import os
 import sys
 import tempfile
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -414,8 +414,6 @@ def _known(module: Any, derivation: Any) -> Checked | None:
         # assumptions, from which 1 = 0 follows) into a VERIFIED, so the model search runs
         # again (a few milliseconds a theorem). The kept step alarm is read: the checker
         # has just confirmed every step, and the alarm only doubles that.
-        from dataclasses import replace
-
         from scaledattn.gate.models import context_model
 
         model, withheld = context_model(derivation)
@@ -428,8 +426,6 @@ def _known(module: Any, derivation: Any) -> Checked | None:
 
 def _reproved(derivation: Any, kept: Checked) -> Checked:
     """``kept`` with the kernel's verdict and certificate computed now (its witnesses kept)."""
-    from dataclasses import replace
-
     from scaledattn.derive import audit_of
 
     result = audit_of(derivation)
